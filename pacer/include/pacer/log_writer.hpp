@@ -1,0 +1,37 @@
+// pacer/log_writer.hpp - the native pacing log (docs/log-format.md).
+//
+// One header line, then one row per rendered frame; times in milliseconds since
+// the run start with nanosecond digits; NA where a value was not measured.
+//
+//   std::ofstream file{"run.csv"};
+//   pacer::NativeLogWriter log{file};          // writes the header
+//   log.write(record);                         // one row per FrameRecord
+#pragma once
+
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "pacer/pacer.hpp"
+
+namespace pacer {
+
+/// The native columns, in order (design.md section 3).
+std::span<const std::string_view> native_columns();
+
+/// Milliseconds with six decimals (nanosecond resolution): 16 ms -> "16.000000".
+std::string format_ms(Nanos t);
+
+class NativeLogWriter {
+ public:
+  /// Writes the header line at once.
+  explicit NativeLogWriter(std::ostream& out);
+  void write(const FrameRecord& r);
+  void flush() { out_.flush(); }
+
+ private:
+  std::ostream& out_;
+};
+
+}  // namespace pacer

@@ -1,0 +1,165 @@
+// pacer/pacer.hpp - the step-wise protocol every pacing policy speaks.
+//
+// The loop asks the pacer "what now?", passing the current time on every call;
+// the pacer never reads a clock, sleeps or logs. One real-time loop (engine/)
+// and one virtual-time simulator (pacer/simulator.hpp) drive any policy.
+//
+//   auto pacer = pacer::make_pacer("adaptive", {});
+//   for (;;) {
+//     pacer::FramePlan plan = pacer->begin_frame(now());
+//     render(plan.alpha);                       // lerp(previous, current, alpha)
+//     pacer->end_render(now());                 // may widen the interval
+//     if (auto done = pacer->take_record()) log(*done);   // the previous frame, complete
+//     for (bool more = true; more;) {
+//       pacer::Action act = pacer->next(now());
+//       switch (act.kind) {
+//         case pacer::ActionKind::update: world.update(act.step); pacer->end_update(now()); break;
+//         case pacer::ActionKind::wait:   waiter.wait_until(act.until); break;
+//         case pacer::ActionKind::render: more = false; break;
+//       }
+//     }
+//   }
+//
+// Rules every policy keeps (tests check them): alpha in (0, 1] for the adaptive
+// policies and [0, 1) for the accumulator baselines; simulated + pending +
+// dropped == elapsed exactly; the same times give the same plans; updates per
+// frame never exceed the cap; rendering never changes world state.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "pacer/fixed_step.hpp"
+#include "pacer/time.hpp"
+
+namespace pacer {
+
+enum class ActionKind { update, wait, render };
+
+/// The pacer's answer to "what now?".
+struct Action {
+  ActionKind kind = ActionKind::render;
+  Nanos step{0};   ///< update: simulation time this update advances the world by
+  Nanos until{0};  ///< wait: the absolute deadline to wait for
+};
+
+/// Bit flags for what happened to the interval (or the simulation) during a frame.
+enum IntervalEvent : unsigned {
+  event_none = 0,
+  event_widen = 1u << 0,
+  event_shrink = 1u << 1,
+  event_quantize = 1u << 2,
+  event_stall_clamp = 1u << 3,
+  event_step_cap = 1u << 4,
+};
+/// "none", or the event names joined by ';' in the order of the enum.
+std::string format_events(unsigned events);
+
+/// Where a frame's presentation times came from.
+enum class TimingSource { virtual_time, cpu, present_wait };
+std::string_view to_string(TimingSource source);
+
+/// What the pacer decided at the start of a frame: what to render.
+struct FramePlan {
+  std::int64_t frame = 0;
+  Nanos start{0};            ///< the time begin_frame was called
+  Nanos planned_start{0};    ///< when the policy meant the frame to start (= start if it plans none)
+  Nanos interval{0};         ///< render interval in force at the start of the frame (0: none planned)
+  Nanos sim_previous{0};
+  Nanos sim_current{0};
+  double alpha = 1.0;        ///< render lerp(previous, current, alpha)
+  Nanos animation_time{0};   ///< the world time this frame shows
+  bool interpolate = true;   ///< false for policies that show the current state as is
+};
+
+/// One rendered frame, complete: the row of the pacing log (docs/log-format.md).
+struct FrameRecord {
+  std::int64_t frame = 0;
+  std::string_view policy;
+  TimingSource timing_source = TimingSource::virtual_time;
+  Nanos cpu_start{0};
+  Nanos planned_start{0};
+  Nanos interval{0};
+  Nanos render{0};           ///< CPU time of the render (record, submit, present call)
+  std::int64_t sim_steps = 0;
+  Nanos update{0};           ///< CPU time of those updates
+  Nanos pacer_wait{0};       ///< time spent deliberately waiting before the next frame
+  Nanos present{0};          ///< when the present call returned
+  std::optional<Nanos> display;  ///< when the frame became visible, if known
+  Nanos sim_previous{0};
+  Nanos sim_current{0};
+  double alpha = 1.0;
+  Nanos animation_time{0};
+  unsigned events = event_none;
+  Nanos dropped{0};          ///< simulation debt discarded during this frame
+};
+
+/// Exact bookkeeping of simulation time: simulated + pending + dropped == elapsed.
+struct TimeAccount {
+  Nanos elapsed{0};    ///< world-clock time the simulation is meant to have covered
+  Nanos simulated{0};  ///< sum of all update steps
+  Nanos pending{0};    ///< not yet simulated (negative: simulated ahead, as the adaptive policy does)
+  Nanos dropped{0};    ///< discarded debt
+};
+
+/// Base of every policy. The public protocol functions keep the frame record;
+/// the virtual on_* hooks are the policy.
+class Pacer {
+ public:
+  virtual ~Pacer() = default;
+  Pacer(const Pacer&) = delete;
+  Pacer& operator=(const Pacer&) = delete;
+
+  /// Starts a frame at `now`; closes the previous one (take_record() then returns it).
+  FramePlan begin_frame(Nanos now);
+  /// The render (record, submit, present call) finished at `now`.
+  void end_render(Nanos now);
+  /// What now? Call after end_render, after each end_update and after each wait.
+  Action next(Nanos now);
+  /// The update announced by next() finished at `now`.
+  void end_update(Nanos now);
+  /// Presentation times of the current frame (default: present = end of render,
+  /// display unknown), and where they came from.
+  void set_presentation(Nanos present, std::optional<Nanos> display, TimingSource source);
+  /// The record of the frame closed by the latest begin_frame() or finish(), once.
+  std::optional<FrameRecord> take_record();
+  /// Ends the run at `now`: closes the open frame; take_record() then returns it.
+  void finish(Nanos now);
+
+  std::string_view name() const { return name_; }
+  /// Render interval currently in force (0 for policies that plan none).
+  virtual Nanos interval() const = 0;
+  virtual TimeAccount account() const = 0;
+  /// The simulation clock (previous/current state times, steps, dropped debt).
+  virtual const FixedStepClock& clock() const = 0;
+
+ protected:
+  explicit Pacer(std::string_view name) : name_{name} {}
+
+  virtual FramePlan on_begin_frame(Nanos now) = 0;
+  virtual void on_end_render(Nanos now) = 0;
+  virtual Action on_next(Nanos now) = 0;
+  virtual void on_end_update(Nanos now) = 0;
+
+  /// Hooks for the policies: mark an event or dropped debt on the open frame.
+  void note_event(unsigned event) { record_.events |= event; }
+  void note_dropped(Nanos debt) { record_.dropped += debt; }
+  std::int64_t frame_index() const { return next_frame_; }
+
+ private:
+  void close_frame(Nanos now);
+
+  std::string_view name_;
+  FrameRecord record_{};
+  std::optional<FrameRecord> completed_;
+  std::int64_t next_frame_ = 0;
+  bool open_ = false;
+  bool presentation_set_ = false;
+  bool waiting_ = false;
+  bool updating_ = false;
+  Nanos mark_{0};  ///< start of the wait or update in progress
+};
+
+}  // namespace pacer

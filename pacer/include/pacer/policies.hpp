@@ -1,0 +1,32 @@
+// pacer/policies.hpp - every policy by name, for command lines and comparison runs.
+//
+//   pacer::PolicyConfig cfg;                       // defaults of each part apply
+//   cfg.sim.step = 40ms;                           // a 25 Hz simulation
+//   std::unique_ptr<pacer::Pacer> p = pacer::make_pacer("flipcode", cfg);
+//   if (!p) error("unknown policy");               // names: pacer::policy_names()
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "pacer/adaptive.hpp"
+#include "pacer/baselines.hpp"
+
+namespace pacer {
+
+struct PolicyConfig {
+  FixedStepConfig sim{};
+  AdaptiveConfig adaptive{};
+  /// The frame-rate target of accumulator-capped (1/60 s).
+  Nanos capped_interval{16'666'667};
+};
+
+/// "adaptive", "accumulator", "accumulator-capped", "flipcode", "variable".
+std::span<const std::string_view> policy_names();
+
+/// The named policy, or nullptr for an unknown name. flipcode is networked when
+/// cfg.sim.debt is DebtPolicy::keep.
+std::unique_ptr<Pacer> make_pacer(std::string_view name, const PolicyConfig& cfg);
+
+}  // namespace pacer

@@ -1,0 +1,54 @@
+// pacer/stats.hpp - the metrics of docs/metrics.md over frame records.
+//
+// shown(i) is the display time where known, else the present time. Over the
+// frames after a warm-up: frame interval shown(i) - shown(i-1); animation error
+// (animation_time(i) - animation_time(i-1)) - (shown(i) - shown(i-1)); lateness
+// cpu_start - planned_start; stutter as CapFrameX counts it.
+//
+//   pacer::Summary s = pacer::summarize(records, {.warmup_frames = 30});
+//   std::printf("%.1f fps, p99 |anim err| %.3f ms\n", s.average_fps, s.anim_error_p99_ms);
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pacer/pacer.hpp"
+
+namespace pacer {
+
+struct StatsOptions {
+  std::int64_t warmup_frames = 0;  ///< frames skipped at the start
+  /// A frame interval over stutter_factor x the moving average is a stutter (CapFrameX: 2.5).
+  double stutter_factor = 2.5;
+  /// Frames in the moving average the stutter test compares against.
+  int stutter_window = 20;
+};
+
+struct Summary {
+  std::int64_t frames = 0;        ///< frames after the warm-up
+  double duration_ms = 0;         ///< shown(last) - shown(first)
+  double average_fps = 0;         ///< (frames - 1) / duration
+  double interval_mean_ms = 0, interval_p50_ms = 0, interval_p99_ms = 0, interval_max_ms = 0;
+  double anim_error_p50_ms = 0, anim_error_p99_ms = 0, anim_error_max_ms = 0;  ///< of |animation error|
+  double lateness_p50_ms = 0, lateness_p99_ms = 0;
+  std::int64_t stutters = 0;
+  double stutter_time_pct = 0;    ///< time in stuttering intervals, % of the run
+  double p1_fps = 0, p01_fps = 0;  ///< 1% / 0.1% percentile fps (99th / 99.9th percentile frame time)
+  double low1_fps = 0, low01_fps = 0;  ///< 1% / 0.1% low: average fps of the slowest 1% / 0.1% of frames
+  double busy_share = 0, wait_share = 0;   ///< (render + update) / run time; wait / run time
+  std::int64_t interval_changes = 0;
+  double interval_changes_per_min = 0;
+  std::int64_t sim_steps = 0;
+  double dropped_ms = 0;
+};
+
+/// Presentation time used by the metrics: display where known, else present.
+inline Nanos shown_time(const FrameRecord& r) { return r.display ? *r.display : r.present; }
+
+/// Percentile p (0..100) of values, nearest-rank on a sorted copy; 0 for none.
+double percentile(std::vector<double> values, double p);
+
+Summary summarize(std::span<const FrameRecord> records, const StatsOptions& options = {});
+
+}  // namespace pacer

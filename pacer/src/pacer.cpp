@@ -1,0 +1,118 @@
+#include "pacer/pacer.hpp"
+
+#include <array>
+
+namespace pacer {
+
+std::string format_events(unsigned events) {
+  static constexpr std::array<std::pair<unsigned, std::string_view>, 5> names{{
+      {event_widen, "widen"},
+      {event_shrink, "shrink"},
+      {event_quantize, "quantize"},
+      {event_stall_clamp, "stall_clamp"},
+      {event_step_cap, "step_cap"},
+  }};
+  std::string out;
+  for (const auto& [bit, name] : names) {
+    if ((events & bit) == 0) continue;
+    if (!out.empty()) out += ';';
+    out += name;
+  }
+  return out.empty() ? std::string{"none"} : out;
+}
+
+std::string_view to_string(TimingSource source) {
+  switch (source) {
+    case TimingSource::virtual_time: return "virtual";
+    case TimingSource::cpu: return "cpu";
+    case TimingSource::present_wait: return "present_wait";
+  }
+  return "cpu";
+}
+
+FramePlan Pacer::begin_frame(Nanos now) {
+  if (open_) close_frame(now);
+  FrameRecord fresh{};
+  fresh.frame = next_frame_;
+  fresh.policy = name_;
+  fresh.timing_source = record_.timing_source;  // a loop sets it once; it carries over
+  fresh.cpu_start = now;
+  record_ = fresh;  // before on_begin_frame, which may note events or dropped debt
+  open_ = true;
+  presentation_set_ = false;
+  waiting_ = updating_ = false;
+
+  FramePlan plan = on_begin_frame(now);
+  plan.frame = next_frame_;
+  plan.start = now;
+  record_.planned_start = plan.planned_start;
+  record_.interval = interval();
+  record_.sim_previous = plan.sim_previous;
+  record_.sim_current = plan.sim_current;
+  record_.alpha = plan.alpha;
+  record_.animation_time = plan.animation_time;
+  ++next_frame_;
+  return plan;
+}
+
+void Pacer::end_render(Nanos now) {
+  record_.render = now - record_.cpu_start;
+  if (!presentation_set_) record_.present = now;
+  on_end_render(now);
+  record_.interval = interval();
+}
+
+Action Pacer::next(Nanos now) {
+  if (waiting_) {
+    record_.pacer_wait += now - mark_;
+    waiting_ = false;
+  }
+  const Action act = on_next(now);
+  record_.interval = interval();
+  if (act.kind == ActionKind::update) {
+    updating_ = true;
+    mark_ = now;
+  } else if (act.kind == ActionKind::wait) {
+    waiting_ = true;
+    mark_ = now;
+  }
+  return act;
+}
+
+void Pacer::end_update(Nanos now) {
+  if (updating_) {
+    record_.update += now - mark_;
+    ++record_.sim_steps;
+    updating_ = false;
+  }
+  on_end_update(now);
+  record_.interval = interval();
+}
+
+void Pacer::set_presentation(Nanos present, std::optional<Nanos> display, TimingSource source) {
+  record_.present = present;
+  record_.display = display;
+  record_.timing_source = source;
+  presentation_set_ = true;
+}
+
+std::optional<FrameRecord> Pacer::take_record() {
+  std::optional<FrameRecord> out;
+  out.swap(completed_);
+  return out;
+}
+
+void Pacer::finish(Nanos now) {
+  if (open_) close_frame(now);
+}
+
+void Pacer::close_frame(Nanos now) {
+  if (waiting_) {
+    record_.pacer_wait += now - mark_;
+    waiting_ = false;
+  }
+  completed_ = record_;
+  open_ = false;
+}
+
+}  // namespace pacer

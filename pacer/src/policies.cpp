@@ -1,0 +1,24 @@
+#include "pacer/policies.hpp"
+
+#include <array>
+
+namespace pacer {
+
+std::span<const std::string_view> policy_names() {
+  static constexpr std::array<std::string_view, 5> names{
+      "adaptive", "accumulator", "accumulator-capped", "flipcode", "variable"};
+  return names;
+}
+
+std::unique_ptr<Pacer> make_pacer(std::string_view name, const PolicyConfig& cfg) {
+  if (name == "adaptive") return std::make_unique<AdaptivePolicy>(cfg.adaptive, cfg.sim);
+  if (name == "accumulator") return std::make_unique<AccumulatorPolicy>(AccumulatorConfig{}, cfg.sim);
+  if (name == "accumulator-capped")
+    return std::make_unique<AccumulatorPolicy>(AccumulatorConfig{cfg.capped_interval}, cfg.sim);
+  if (name == "flipcode")
+    return std::make_unique<FlipcodePolicy>(FlipcodeConfig{cfg.sim.debt == DebtPolicy::keep}, cfg.sim);
+  if (name == "variable") return std::make_unique<VariablePolicy>(cfg.sim);
+  return nullptr;
+}
+
+}  // namespace pacer
