@@ -29,7 +29,7 @@ FramePlan AdaptivePolicy::on_begin_frame(Nanos now) {
     clock_ = FixedStepClock{now, sim_.step};
     frame_end_ = now;
   } else if (busy_measured_) {
-    consider_shrink(busy_);
+    consider_shrink(busy_, cost_at(pre_hitch_interval_));
   }
   plan.planned_start = frame_end_;  // the previous frame's planned end
   plan.sim_previous = clock_.previous();
@@ -51,9 +51,26 @@ FramePlan AdaptivePolicy::on_begin_frame(Nanos now) {
   return plan;
 }
 
-void AdaptivePolicy::on_end_render(Nanos now) { widen_if_overrun(now); }
+void AdaptivePolicy::on_end_render(Nanos now) {
+  render_cost_ = now - frame_start_;
+  update_mark_ = now;
+  update_cost_ = Nanos::zero();
+  widen_if_overrun(now);
+}
 
-void AdaptivePolicy::on_end_update(Nanos now) { widen_if_overrun(now); }
+void AdaptivePolicy::on_end_update(Nanos now) {
+  update_cost_ += now - update_mark_;
+  widen_if_overrun(now);
+}
+
+Nanos AdaptivePolicy::cost_at(Nanos interval) const {
+  // The frame's render plus its updates, had it covered `interval` of simulation:
+  // a wide interval runs more updates, so raw busy time overstates what a narrow one needs.
+  if (steps_this_frame_ == 0) return render_cost_;
+  const Nanos per_update = update_cost_ / steps_this_frame_;
+  const auto steps = (interval + sim_.step - Nanos{1}) / sim_.step + 1;  // ceil(interval / step), + the step just past the end
+  return render_cost_ + per_update * steps;
+}
 
 void AdaptivePolicy::widen_if_overrun(Nanos now) {
   const Nanos frame_time = now - frame_start_;
@@ -67,7 +84,7 @@ void AdaptivePolicy::widen_if_overrun(Nanos now) {
     hitch_pending_ = true;
     pre_hitch_interval_ = before;
   }
-  hitch_seen_ = 0;
+  hitch_seen_ = -1;  // the widening frame itself is the hitch: judge the frames after it
   hitch_max_busy_ = Nanos::zero();
 }
 
@@ -89,6 +106,7 @@ Action AdaptivePolicy::on_next(Nanos now) {
     }
     if (steps_this_frame_ < sim_.max_steps_per_frame) {
       ++steps_this_frame_;
+      update_mark_ = now;
       clock_.advance(sim_.step);
       return Action{ActionKind::update, sim_.step, Nanos::zero()};
     }
@@ -107,7 +125,7 @@ Action AdaptivePolicy::on_next(Nanos now) {
   return Action{ActionKind::render, Nanos::zero(), Nanos::zero()};
 }
 
-void AdaptivePolicy::consider_shrink(Nanos busy) {
+void AdaptivePolicy::consider_shrink(Nanos busy, Nanos cost_at_pre_hitch) {
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
   if (window_.size() < window) {
     window_.push_back(busy);
@@ -117,8 +135,10 @@ void AdaptivePolicy::consider_shrink(Nanos busy) {
   window_next_ = (window_next_ + 1) % window;
   ++frames_since_change_;
 
-  if (hitch_pending_) {
-    hitch_max_busy_ = std::max(hitch_max_busy_, busy);
+  if (hitch_pending_ && hitch_seen_ < 0) {
+    hitch_seen_ = 0;
+  } else if (hitch_pending_) {
+    hitch_max_busy_ = std::max(hitch_max_busy_, cost_at_pre_hitch);
     ++hitch_seen_;
     if (scale(hitch_max_busy_, config_.widen_factor) > pre_hitch_interval_) {
       hitch_pending_ = false;  // the frames after the widen need it: a lasting change

@@ -38,7 +38,8 @@ struct AdaptiveConfig {
   /// (widen_factor x the busiest recent frame), so shrinking is slow and geometric.
   double shrink_fraction = 0.5;
   /// After a widen, if this many following frames would all have fit the old interval
-  /// (busy x widen_factor <= old interval), the widen was a one-off hitch: restore the old interval.
+  /// (their render plus the updates the old interval needs, x widen_factor <= old
+  /// interval), the widen was a one-off hitch: restore the old interval at once.
   int hitch_frames = 3;
 };
 
@@ -63,7 +64,8 @@ class AdaptivePolicy final : public Pacer {
  private:
   void widen_if_overrun(Nanos now);
   void set_interval(Nanos interval);
-  void consider_shrink(Nanos busy);
+  void consider_shrink(Nanos busy, Nanos cost_at_pre_hitch);
+  Nanos cost_at(Nanos interval) const;
   /// The world time the current frame must show: frame end less the dropped debt.
   Nanos world_target() const { return frame_end_ - clock_.dropped(); }
 
@@ -77,6 +79,9 @@ class AdaptivePolicy final : public Pacer {
   int steps_this_frame_ = 0;
   bool busy_measured_ = false;
   Nanos busy_{0};  ///< render + updates of the current frame (until its first wait/render decision)
+  Nanos render_cost_{0};
+  Nanos update_cost_{0};  ///< total CPU time of this frame's updates so far
+  Nanos update_mark_{0};
 
   // Shrink: a ring of recent busy times and the frames since the interval last changed.
   std::vector<Nanos> window_;

@@ -72,6 +72,8 @@ struct FramePlan {
   double alpha = 1.0;        ///< render lerp(previous, current, alpha)
   Nanos animation_time{0};   ///< the world time this frame shows
   bool interpolate = true;   ///< false for policies that show the current state as is
+  /// Hold the present until this time (planned presents); negative: present at once.
+  Nanos present_at{-1};
 };
 
 /// One rendered frame, complete: the row of the pacing log (docs/log-format.md).
