@@ -2,16 +2,19 @@
 
 #include <array>
 
+#include "pacer/adaptive_literal.hpp"
+
 namespace pacer {
 
 std::span<const std::string_view> policy_names() {
-  static constexpr std::array<std::string_view, 5> names{
-      "adaptive", "accumulator", "accumulator-capped", "flipcode", "variable"};
+  static constexpr std::array<std::string_view, 6> names{
+      "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable"};
   return names;
 }
 
 std::unique_ptr<Pacer> make_pacer(std::string_view name, const PolicyConfig& cfg) {
   if (name == "adaptive") return std::make_unique<AdaptivePolicy>(cfg.adaptive, cfg.sim);
+  if (name == "adaptive-literal") return std::make_unique<AdaptiveLiteralPolicy>(cfg.adaptive, cfg.sim);
   if (name == "accumulator") return std::make_unique<AccumulatorPolicy>(AccumulatorConfig{}, cfg.sim);
   if (name == "accumulator-capped")
     return std::make_unique<AccumulatorPolicy>(AccumulatorConfig{cfg.capped_interval}, cfg.sim);

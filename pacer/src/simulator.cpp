@@ -2,23 +2,57 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <optional>
 
 namespace pacer {
 
-SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, Nanos start) {
+SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const SimOptions& options) {
   SimRun run;
   if (frames > 0) run.records.reserve(static_cast<std::size_t>(frames));
-  Nanos now = start;
+  DisplayModel display{options.display};
+  SleepModel waiter{options.waiter, options.seed};
+  // Display times, per frame; fed back to the pacer once virtual time reaches them.
+  std::vector<std::optional<Nanos>> shown(frames > 0 ? static_cast<std::size_t>(frames) : 0);
+  std::deque<std::int64_t> unseen;  // frames shown (or to be shown) whose display time the pacer has not been told
+  Nanos now = options.start;
+  auto deliver = [&] {
+    while (!unseen.empty()) {
+      const auto f = static_cast<std::size_t>(unseen.front());
+      if (!shown[f]) {  // replaced in the mailbox: never shown, never reported
+        unseen.pop_front();
+        continue;
+      }
+      if (*shown[f] > now) break;
+      pacer.observe_display(unseen.front(), *shown[f]);
+      unseen.pop_front();
+    }
+  };
+
   std::int64_t updates = 0;
   for (std::int64_t frame = 0; frame < frames; ++frame) {
-    pacer.begin_frame(now);
+    deliver();
+    const FramePlan plan = pacer.begin_frame(now);
     if (auto done = pacer.take_record()) run.records.push_back(*done);
     run.timeline.push_back({TimelineEntry::render, now});
-    now += costs.render(frame);
+    // Acquiring a swapchain image may block: the loop spends it inside the render.
+    const Nanos acquired = display.acquire(now);
+    run.acquire_blocked += acquired - now;
+    now = acquired + costs.render(frame);
     pacer.end_render(now);
-    pacer.set_presentation(now, std::nullopt, TimingSource::virtual_time);
+    // A planned present is held until its time (by the same waiter as every wait).
+    if (plan.present_at > now) now = waiter.wake(now, plan.present_at);
+    const Presented p = display.present(frame, now);
+    if (p.replaced) {
+      shown[static_cast<std::size_t>(*p.replaced)].reset();
+      ++run.replaced;
+    }
+    shown[static_cast<std::size_t>(frame)] = p.display;
+    if (p.display) unseen.push_back(frame);
+    pacer.set_presentation(now, p.display, TimingSource::virtual_time);
     if (frame + 1 == frames) break;
     for (bool more = true; more;) {
+      deliver();
       const Action act = pacer.next(now);
       switch (act.kind) {
         case ActionKind::update:
@@ -28,7 +62,7 @@ SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, Nanos 
           break;
         case ActionKind::wait:
           run.timeline.push_back({TimelineEntry::wait, act.until});
-          if (act.until > now) now = act.until;
+          now = waiter.wake(now, act.until);
           break;
         case ActionKind::render:
           more = false;
@@ -38,8 +72,18 @@ SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, Nanos 
   }
   pacer.finish(now);
   if (auto done = pacer.take_record()) run.records.push_back(*done);
+  // A mailbox frame replaced after its record was taken was never shown.
+  for (auto& r : run.records) {
+    if (r.frame >= 0 && r.frame < frames && r.display) r.display = shown[static_cast<std::size_t>(r.frame)];
+  }
   run.end = now;
   return run;
+}
+
+SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, Nanos start) {
+  SimOptions options;
+  options.start = start;
+  return simulate(pacer, costs, frames, options);
 }
 
 std::string format_ms_short(Nanos t) {

@@ -125,6 +125,11 @@ class Pacer {
   /// Presentation times of the current frame (default: present = end of render,
   /// display unknown), and where they came from.
   void set_presentation(Nanos present, std::optional<Nanos> display, TimingSource source);
+  /// Feedback from the display: frame `frame` became visible at `display` (a virtual
+  /// display, a present-wait or present-timing query). Call it once per shown frame, in
+  /// order, once the time is known (it may lag by a frame or two). Policies that plan
+  /// presents use it to find the vblank grid and count missed displays; others ignore it.
+  void observe_display(std::int64_t frame, Nanos display) { on_observe_display(frame, display); }
   /// The record of the frame closed by the latest begin_frame() or finish(), once.
   std::optional<FrameRecord> take_record();
   /// Ends the run at `now`: closes the open frame; take_record() then returns it.
@@ -144,6 +149,7 @@ class Pacer {
   virtual void on_end_render(Nanos now) = 0;
   virtual Action on_next(Nanos now) = 0;
   virtual void on_end_update(Nanos now) = 0;
+  virtual void on_observe_display(std::int64_t /*frame*/, Nanos /*display*/) {}
 
   /// Hooks for the policies: mark an event or dropped debt on the open frame.
   void note_event(unsigned event) { record_.events |= event; }

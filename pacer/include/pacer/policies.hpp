@@ -22,7 +22,7 @@ struct PolicyConfig {
   Nanos capped_interval{16'666'667};
 };
 
-/// "adaptive", "accumulator", "accumulator-capped", "flipcode", "variable".
+/// "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable".
 std::span<const std::string_view> policy_names();
 
 /// The named policy, or nullptr for an unknown name. flipcode is networked when

@@ -2,12 +2,20 @@
 //
 // The simulator plays the loop of pacer/pacer.hpp against a virtual clock:
 // a render advances it by the render cost, an update by the update cost, a
-// wait jumps to the deadline. Nothing sleeps, so tests and comparisons are
-// exact and repeatable.
+// wait jumps to the deadline (plus the modelled wake error of the waiter).
+// A virtual display (pacer/display.hpp) decides when each present is shown;
+// acquiring a swapchain image may block, which the loop sees as render time.
+// A plan's present_at holds the present until that time. Nothing sleeps, so
+// tests and comparisons are exact and repeatable.
 //
 //   pacer::SimCosts costs = pacer::SimCosts::fixed(3ms, 1ms);
 //   pacer::SimRun run = pacer::simulate(*pacer, costs, 3);
 //   std::string tl = pacer::format_timeline(run.timeline);   // "R0 U5 U10 ... R32"
+//
+//   pacer::SimOptions opt;
+//   opt.display = pacer::parse_display("fifo:60").value();
+//   opt.waiter = pacer::WaiterKind::precise;  opt.seed = 7;
+//   pacer::SimRun shown = pacer::simulate(*pacer, costs, 600, opt);   // records carry display times
 #pragma once
 
 #include <cstdint>
@@ -16,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "pacer/display.hpp"
+#include "pacer/os_sleep_model.hpp"
 #include "pacer/pacer.hpp"
 
 namespace pacer {
@@ -36,14 +46,29 @@ struct TimelineEntry {
   Nanos time;  ///< R: when the render began; U: the simulation time the update reached; W: the deadline
 };
 
+/// The world around the loop: display, waiter, randomness, start time.
+struct SimOptions {
+  DisplaySpec display{};                    ///< PresentMode::none: display times unknown
+  WaiterKind waiter = WaiterKind::exact;    ///< how late waits (and present holds) wake
+  std::uint64_t seed = 1;                   ///< seeds every random draw of the run
+  Nanos start{0};
+};
+
 struct SimRun {
   std::vector<FrameRecord> records;
   std::vector<TimelineEntry> timeline;
   Nanos end{0};
+  Nanos acquire_blocked{0};    ///< total time the loop spent blocked acquiring an image
+  std::int64_t replaced = 0;   ///< mailbox: frames replaced before they were shown
 };
 
-/// Renders `frames` frames starting at virtual time `start`; the run stops right
-/// after the last render (its record has no updates or wait).
+/// Renders `frames` frames; the run stops right after the last render (its
+/// record has no updates or wait). Without a display, present = end of render and
+/// display is unknown; with one, FrameRecord::display is when the frame was shown
+/// (nullopt for a frame mailbox replaced).
+SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const SimOptions& options);
+
+/// The seed's virtual time: no display, exact waits, starting at `start`.
 SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, Nanos start = Nanos::zero());
 
 /// "R0 U5 U10 U15 U20 W16 R16": times in milliseconds, shortest exact decimal.

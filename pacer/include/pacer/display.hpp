@@ -1,0 +1,101 @@
+// pacer/display.hpp - a virtual display: when does a presented frame become visible?
+//
+// The simulator (pacer/simulator.hpp) presents each frame to a DisplayModel and
+// reads back when the frame is shown. Four presentation modes, as Vulkan names them:
+//
+//   fifo:HZ      shown at the first vblank at or after the present, one frame per
+//                vblank; the swapchain has `images` images (3) and acquiring blocks
+//                while all of them are queued or on screen.
+//   mailbox:HZ   shown at the first vblank at or after the present; a newer present
+//                before that vblank replaces the queued frame (it is never shown).
+//                Acquire never blocks.
+//   immediate    shown when presented (tearing); never blocks.
+//   vrr:MIN-MAX  shown when presented, but no sooner than 1/MAX after the previous
+//                frame (the panel's fastest refresh); acquire blocks as with fifo.
+//
+//   pacer::DisplaySpec spec = pacer::parse_display("fifo:60").value();
+//   pacer::DisplayModel display{spec};
+//   pacer::Nanos ready = display.acquire(now);     // >= now: when an image is free
+//   pacer::Presented p = display.present(frame, ready + render_cost);
+//   // p.display: the vblank it latched to (nullopt: replaced, never shown)
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pacer/time.hpp"
+
+namespace pacer {
+
+enum class PresentMode { none, fifo, mailbox, immediate, vrr };
+
+struct DisplaySpec {
+  PresentMode mode = PresentMode::none;  ///< none: no display, display times unknown
+  /// Refresh period (fifo, mailbox) or the shortest refresh period (vrr: 1/MAX).
+  Nanos period{0};
+  /// vrr: the longest refresh period (1/MIN); the panel refreshes on its own after it.
+  Nanos max_period{0};
+  /// Time of one vblank; the grid is phase + k x period.
+  Nanos phase{0};
+  /// Swapchain images (fifo, vrr): acquire blocks while all of them are queued or shown.
+  int images = 3;
+
+  /// The period of a fixed-refresh display (fifo, mailbox), else 0: what a pacer
+  /// quantizes its interval to.
+  Nanos fixed_period() const {
+    return (mode == PresentMode::fifo || mode == PresentMode::mailbox) ? period : Nanos::zero();
+  }
+};
+
+/// Refresh period of `hz` (rounded to the nearest ns): 60 -> 16'666'667 ns.
+Nanos period_of_hz(double hz);
+
+/// Parses "none", "fifo:HZ", "mailbox:HZ", "immediate", "vrr:MIN-MAX" (Hz); nullopt if malformed.
+std::optional<DisplaySpec> parse_display(std::string_view text);
+/// The spec written back in the syntax parse_display reads.
+std::string to_string(const DisplaySpec& spec);
+
+/// What the display did with one present.
+struct Presented {
+  std::optional<Nanos> display;  ///< when the frame became visible; nullopt: never shown
+  /// mailbox only: an earlier frame this present replaced (that frame is never shown).
+  std::optional<std::int64_t> replaced;
+};
+
+/// The display's state machine. Times must not go backwards between calls.
+class DisplayModel {
+ public:
+  explicit DisplayModel(DisplaySpec spec) : spec_{spec} {}
+
+  const DisplaySpec& spec() const { return spec_; }
+
+  /// The first vblank at or after t (t itself when it is one).
+  Nanos vblank_at_or_after(Nanos t) const;
+
+  /// Acquire an image at `now`; returns when one is free (>= now). fifo and vrr block
+  /// while every image is queued or on screen; the others return now.
+  Nanos acquire(Nanos now);
+
+  /// Present frame `frame` at time `at`.
+  Presented present(std::int64_t frame, Nanos at);
+
+ private:
+  struct Queued {
+    std::int64_t frame;
+    Nanos shown;
+  };
+  /// Drops queued entries shown at or before t except the newest one (it is on screen).
+  void retire(Nanos t);
+
+  DisplaySpec spec_;
+  std::deque<Queued> images_;     ///< fifo/vrr: frames queued or on screen, oldest first
+  std::optional<Nanos> last_shown_;
+  // mailbox: the frame waiting for the next vblank.
+  std::optional<Queued> mailbox_;
+};
+
+}  // namespace pacer

@@ -1,0 +1,217 @@
+// The virtual display and the wait model: FIFO vblank latching, one frame per
+// vblank, blocking acquire, mailbox replacement, immediate, vrr; seeded wakes.
+#include <gtest/gtest.h>
+
+#include "pacer/adaptive_literal.hpp"
+#include "pacer/baselines.hpp"
+#include "pacer/display.hpp"
+#include "pacer/os_sleep_model.hpp"
+#include "pacer/simulator.hpp"
+
+using namespace pacer;
+using namespace pacer::literals;
+
+namespace {
+DisplaySpec fifo_100hz() {  // 10 ms: round numbers
+  DisplaySpec s;
+  s.mode = PresentMode::fifo;
+  s.period = 10_ms;
+  return s;
+}
+}  // namespace
+
+TEST(DisplaySpec, ParsesEveryMode) {
+  EXPECT_EQ(parse_display("fifo:60")->period, 16'666'667_ns);
+  EXPECT_EQ(parse_display("fifo:60")->mode, PresentMode::fifo);
+  EXPECT_EQ(parse_display("mailbox:144")->period, 6'944'444_ns);
+  EXPECT_EQ(parse_display("immediate")->mode, PresentMode::immediate);
+  EXPECT_EQ(parse_display("none")->mode, PresentMode::none);
+  const auto vrr = parse_display("vrr:48-144");
+  ASSERT_TRUE(vrr);
+  EXPECT_EQ(vrr->period, 6'944'444_ns);
+  EXPECT_EQ(vrr->max_period, 20'833'333_ns);
+  EXPECT_EQ(vrr->fixed_period(), 0_ns);
+  EXPECT_EQ(parse_display("fifo:60")->fixed_period(), 16'666'667_ns);
+  EXPECT_FALSE(parse_display("fifo"));
+  EXPECT_FALSE(parse_display("fifo:abc"));
+  EXPECT_FALSE(parse_display("vrr:144-48"));
+  EXPECT_FALSE(parse_display("immediate:60"));
+  EXPECT_FALSE(parse_display("tv"));
+  EXPECT_EQ(to_string(*parse_display("vrr:48-144")), "vrr:48-144");
+  EXPECT_EQ(to_string(*parse_display("fifo:60")), "fifo:60");
+}
+
+TEST(Display, FifoLatchesToTheFirstVblankAtOrAfterThePresent) {
+  DisplayModel d{fifo_100hz()};
+  EXPECT_EQ(d.present(0, 3_ms).display, 10_ms);
+  EXPECT_EQ(d.present(1, 20_ms).display, 20_ms);   // exactly on a vblank: latched there
+  EXPECT_EQ(d.present(2, 20_ms + 1_ns).display, 30_ms);
+  EXPECT_EQ(d.vblank_at_or_after(-5_ms), 0_ms);
+}
+
+TEST(Display, FifoShowsOneFramePerVblank) {
+  DisplayModel d{fifo_100hz()};
+  EXPECT_EQ(d.present(0, 1_ms).display, 10_ms);
+  EXPECT_EQ(d.present(1, 2_ms).display, 20_ms);  // queued behind frame 0
+  EXPECT_EQ(d.present(2, 3_ms).display, 30_ms);
+}
+
+TEST(Display, FifoAcquireBlocksWhileEveryImageIsQueuedOrShown) {
+  DisplayModel d{fifo_100hz()};  // 3 images
+  EXPECT_EQ(d.acquire(0_ms), 0_ms);
+  d.present(0, 1_ms);   // shown at 10
+  EXPECT_EQ(d.acquire(1_ms), 1_ms);
+  d.present(1, 2_ms);   // shown at 20
+  EXPECT_EQ(d.acquire(2_ms), 2_ms);
+  d.present(2, 3_ms);   // shown at 30: three images queued
+  // The oldest image comes back when frame 1 replaces frame 0 on screen, at 20.
+  EXPECT_EQ(d.acquire(4_ms), 20_ms);
+  d.present(3, 21_ms);  // shown at 40
+  // Frame 1 is on screen (20), 2 and 3 queued: wait for 30.
+  EXPECT_EQ(d.acquire(22_ms), 30_ms);
+}
+
+TEST(Display, TwoImagesBlockOneFrameEarlier) {
+  DisplaySpec s = fifo_100hz();
+  s.images = 2;
+  DisplayModel d{s};
+  d.present(0, 1_ms);  // shown at 10
+  d.present(1, 2_ms);  // shown at 20
+  EXPECT_EQ(d.acquire(3_ms), 20_ms);
+}
+
+TEST(Display, MailboxNewestReplacesTheQueuedFrame) {
+  DisplaySpec s = fifo_100hz();
+  s.mode = PresentMode::mailbox;
+  DisplayModel d{s};
+  EXPECT_EQ(d.acquire(0_ms), 0_ms);
+  const Presented a = d.present(0, 1_ms);
+  EXPECT_EQ(a.display, 10_ms);
+  EXPECT_FALSE(a.replaced);
+  const Presented b = d.present(1, 5_ms);  // before the vblank at 10: frame 0 is never shown
+  EXPECT_EQ(b.display, 10_ms);
+  ASSERT_TRUE(b.replaced);
+  EXPECT_EQ(*b.replaced, 0);
+  EXPECT_EQ(d.acquire(6_ms), 6_ms);  // never blocks
+  const Presented c = d.present(2, 12_ms);
+  EXPECT_EQ(c.display, 20_ms);
+  EXPECT_FALSE(c.replaced);
+}
+
+TEST(Display, ImmediateShowsAtThePresentAndNeverBlocks) {
+  DisplayModel d{*parse_display("immediate")};
+  for (int i = 0; i < 10; ++i) {
+    const Nanos t = Nanos{i * 1'234'567};
+    EXPECT_EQ(d.acquire(t), t);
+    EXPECT_EQ(d.present(i, t).display, t);
+  }
+}
+
+TEST(Display, VrrShowsAtThePresentNoSoonerThanTheFastestRefresh) {
+  DisplaySpec s;
+  s.mode = PresentMode::vrr;
+  s.period = 5_ms;        // 200 Hz at most
+  s.max_period = 20_ms;   // 50 Hz at least
+  DisplayModel d{s};
+  EXPECT_EQ(d.present(0, 7_ms).display, 7_ms);
+  EXPECT_EQ(d.present(1, 9_ms).display, 12_ms);   // 7 + 5
+  EXPECT_EQ(d.present(2, 30_ms).display, 30_ms);
+}
+
+TEST(Display, NoneKnowsNoDisplayTime) {
+  DisplayModel d{DisplaySpec{}};
+  EXPECT_FALSE(d.present(0, 3_ms).display);
+}
+
+TEST(SleepModel, ExactWakesAtTheDeadline) {
+  SleepModel w{WaiterKind::exact, 1};
+  EXPECT_EQ(w.wake(0_ms, 5_ms), 5_ms);
+  EXPECT_EQ(w.wake(6_ms, 5_ms), 6_ms);  // a passed deadline returns at once
+}
+
+TEST(SleepModel, PlainSleepOvershootsThePreciseWaiterBarely) {
+  SleepModel sleep{WaiterKind::sleep, 7};
+  SleepModel precise{WaiterKind::precise, 7};
+  Nanos sleep_worst{0}, precise_late{0};
+  int precise_over_5us = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const Nanos s = sleep.wake(0_ms, 4_ms) - 4_ms;
+    const Nanos p = precise.wake(0_ms, 4_ms) - 4_ms;
+    EXPECT_GE(s, 65_us);
+    EXPECT_GE(p, 0_ns);
+    sleep_worst = std::max(sleep_worst, s);
+    precise_late = std::max(precise_late, p);
+    precise_over_5us += p > 5_us ? 1 : 0;
+  }
+  EXPECT_GT(sleep_worst, 170_us);
+  // Only the rare multi-millisecond sleep overshoot gets past the spin margin.
+  EXPECT_LE(precise_over_5us, 20);
+}
+
+TEST(SleepModel, TheSameSeedGivesTheSameWakes) {
+  SleepModel a{WaiterKind::sleep, 42}, b{WaiterKind::sleep, 42}, c{WaiterKind::sleep, 43};
+  bool differs = false;
+  for (int i = 0; i < 100; ++i) {
+    const Nanos x = a.wake(0_ms, 1_ms), y = b.wake(0_ms, 1_ms), z = c.wake(0_ms, 1_ms);
+    EXPECT_EQ(x, y);
+    differs = differs || x != z;
+  }
+  EXPECT_TRUE(differs);
+}
+
+TEST(Simulator, FifoDisplayTimesAndBlockingAreInTheRecords) {
+  // The seed loop at 12 ms frames on a 10 ms FIFO display: every frame shown on a vblank.
+  AdaptiveConfig cfg;
+  cfg.initial_interval = 12_ms;
+  cfg.shrink = false;
+  FixedStepConfig sim;
+  sim.step = 4_ms;
+  AdaptiveLiteralPolicy p{cfg, sim};
+  SimOptions opt;
+  opt.display = fifo_100hz();
+  const SimRun run = simulate(p, SimCosts::fixed(3_ms, 1_ms), 6, opt);
+  ASSERT_EQ(run.records.size(), 6u);
+  // Starts 0, 12, 24, 36, ...; presents at start + 3; shown at the next vblank.
+  const Nanos expected[] = {10_ms, 20_ms, 30_ms, 40_ms, 60_ms, 70_ms};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(run.records[i].present, Nanos{static_cast<std::int64_t>(i) * 12_ms} + 3_ms) << i;
+    ASSERT_TRUE(run.records[i].display) << i;
+    EXPECT_EQ(*run.records[i].display, expected[i]) << i;
+  }
+  EXPECT_EQ(run.acquire_blocked, 0_ns);
+}
+
+TEST(Simulator, BlockedAcquireIsTimeInsideTheRender) {
+  // An uncapped loop far faster than the display fills the 3 images, then runs at the refresh rate.
+  FixedStepConfig sim;
+  sim.step = 1_ms;
+  AccumulatorPolicy p{AccumulatorConfig{}, sim};
+  SimOptions opt;
+  opt.display = fifo_100hz();
+  const SimRun run = simulate(p, SimCosts::fixed(1_ms, 100_us), 40, opt);
+  EXPECT_GT(run.acquire_blocked, 0_ns);
+  // Frames 0-2 take the three images (shown at 10, 20, 30). Frame 3 starts at 3.3 ms and
+  // waits until frame 1 replaces frame 0 on screen at 20, then renders for 1 ms.
+  EXPECT_EQ(run.records[3].cpu_start, 3300_us);
+  EXPECT_EQ(run.records[3].present, 21_ms);
+  EXPECT_EQ(*run.records[3].display, 40_ms);
+  // In the steady state one frame per vblank, the render absorbing the block.
+  for (std::size_t i = 4; i < run.records.size(); ++i) {
+    EXPECT_EQ(*run.records[i].display - *run.records[i - 1].display, 10_ms) << i;
+    EXPECT_GT(run.records[i].render, 5_ms) << i;
+  }
+}
+
+TEST(Simulator, ImmediateShowsEachFrameWhenPresented) {
+  AdaptiveConfig cfg;
+  cfg.initial_interval = 16_ms;
+  cfg.shrink = false;
+  AdaptiveLiteralPolicy p{cfg, {}};
+  SimOptions opt;
+  opt.display = *parse_display("immediate");
+  const SimRun run = simulate(p, SimCosts::fixed(3_ms, 1_ms), 10, opt);
+  for (const auto& r : run.records) {
+    ASSERT_TRUE(r.display);
+    EXPECT_EQ(*r.display, r.present);
+  }
+}
