@@ -1,0 +1,74 @@
+// engine/loop.hpp - the real-time loop: the only place that reads the clock or waits.
+//
+// It drives any pacer policy through the protocol of pacer/pacer.hpp, renders the
+// scene with the plan's alpha, presents through a FrameTarget, runs the fixed updates
+// the pacer asks for and waits where it says. Completed frame records go to a callback
+// (with display times patched in when the target reports them).
+//
+//   engine::SteadyClock clock;
+//   engine::PreciseWaiter waiter{clock};
+//   engine::Loop loop{clock, waiter, target, scene};
+//   loop.set_pacer(pacer::make_pacer("adaptive", cfg));
+//   loop.on_record = [&](const pacer::FrameRecord& r) { log.write(r); };
+//   loop.run({.max_frames = 600});
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+
+#include "engine/clock.hpp"
+#include "engine/frame_target.hpp"
+#include "engine/scene.hpp"
+#include "engine/waiter.hpp"
+#include "pacer/pacer.hpp"
+
+namespace engine {
+
+struct RunLimits {
+  std::int64_t max_frames = 0;  ///< 0: no limit
+  Nanos max_duration{0};        ///< 0: no limit
+};
+
+struct RunResult {
+  std::int64_t frames = 0;
+  Nanos duration{0};
+  bool quit_requested = false;  ///< stopped by poll() / a closed window, not by a limit
+};
+
+class Loop {
+ public:
+  Loop(const Clock& clock, Waiter& waiter, FrameTarget& target, Scene& scene)
+      : clock_{clock}, waiter_{waiter}, target_{target}, scene_{scene} {}
+
+  /// Takes effect at the next frame boundary (P cycles policies this way).
+  void set_pacer(std::unique_ptr<pacer::Pacer> pacer) { next_pacer_ = std::move(pacer); }
+  const pacer::Pacer* pacer() const { return pacer_.get(); }
+  /// Space toggles this: render the current state (alpha 1) instead of the blend.
+  void set_interpolate(bool on) { interpolate_ = on; }
+  bool interpolate() const { return interpolate_; }
+
+  /// Platform events once a frame; false quits.
+  std::function<bool()> poll;
+  /// Each completed frame record, in order (frame numbers count across policy switches).
+  std::function<void(const pacer::FrameRecord&)> on_record;
+  /// After each frame's present, with its plan (status lines, captures).
+  std::function<void(const pacer::FramePlan&)> on_presented;
+
+  RunResult run(const RunLimits& limits);
+
+ private:
+  void flush_records(bool all);
+
+  const Clock& clock_;
+  Waiter& waiter_;
+  FrameTarget& target_;
+  Scene& scene_;
+  std::unique_ptr<pacer::Pacer> pacer_, next_pacer_;
+  bool interpolate_ = true;
+  DrawList draw_;
+  std::int64_t frame_ = 0;
+  std::deque<pacer::FrameRecord> pending_;  ///< waiting for their display time
+};
+
+}  // namespace engine

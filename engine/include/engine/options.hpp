@@ -1,0 +1,74 @@
+// engine/options.hpp - the command line every sample shares (design.md section 5).
+//
+//   engine::Cli cli{"bouncing_balls", "Balls bouncing at a slow logic rate."};
+//   int balls = 500;
+//   cli.add_int("--balls", "N", "number of balls", balls);
+//   engine::Options opt;
+//   if (int code = cli.parse(argc, argv, opt); code >= 0) return code;  // --help, --version, usage error (2)
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pacer/policies.hpp"
+
+namespace engine {
+
+struct Options {
+  std::int64_t frames = 0;          ///< --frames N (0: no limit)
+  double duration_s = 0;            ///< --duration SECONDS (0: no limit)
+  std::string policy = "adaptive";  ///< --policy NAME
+  std::string present_mode = "fifo";  ///< --present-mode fifo|fifo-relaxed|mailbox|immediate
+  std::string log_path;             ///< --log FILE
+  std::string log_format = "native";  ///< --log-format native|presentmon|mangohud
+  std::string trace_path;           ///< --trace FILE.json
+  bool headless = false;            ///< --headless
+  bool validation = false;          ///< --validation
+  std::uint64_t seed = 1;           ///< --seed N
+  int gpu = -1;                     ///< --gpu N
+  std::uint32_t width = 1280, height = 720;  ///< --size WxH
+  std::string capture_path;         ///< --capture FILE.ppm
+  std::int64_t capture_frame = -1;  ///< --capture-frame N (default: the last frame)
+  bool no_interpolation = false;    ///< --no-interpolation (Space toggles at run time)
+  bool quiet = false;               ///< --quiet: no status line each second
+  std::string waiter = "precise";   ///< --waiter precise|sleep
+  pacer::PolicyConfig pacing;       ///< --step-ms, --interval-ms, --max-steps, --debt, --no-shrink
+};
+
+class Cli {
+ public:
+  Cli(std::string program, std::string description);
+
+  void add_int(std::string flag, std::string metavar, std::string help, int& target, int min, int max);
+  void add_double(std::string flag, std::string metavar, std::string help, double& target, double min, double max);
+  void add_string(std::string flag, std::string metavar, std::string help, std::string& target);
+  void add_bool(std::string flag, std::string help, bool& target);
+
+  /// Parses into `out`. Returns -1 to go on, 0 after --help/--version (printed),
+  /// 2 after a usage error (one line on stderr).
+  int parse(int argc, char** argv, Options& out);
+  std::string usage() const;
+
+ private:
+  struct Flag {
+    std::string name, metavar, help;
+    std::function<void(const char*)> set;  ///< nullptr metavar: a switch (value is nullptr)
+    bool takes_value;
+  };
+  void add(Flag f) { flags_.push_back(std::move(f)); }
+  void add_common(Options& out);
+
+  std::string program_, description_;
+  std::vector<Flag> flags_;
+};
+
+/// Thrown by flag setters: the one-line reason of a usage error.
+struct UsageError {
+  std::string message;
+};
+
+}  // namespace engine

@@ -1,0 +1,77 @@
+#include "engine/waiter.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace engine {
+
+namespace {
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+}  // namespace
+
+PreciseWaiter::PreciseWaiter(const Clock& clock, Config config)
+    : clock_{clock}, config_{config}, margin_{config.initial_margin} {
+#if defined(__linux__)
+  // Timer slack (50 us by default) is added to every sleep of this thread; 1 ns
+  // makes short sleeps wake on time, so the spin tail can be short.
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
+}
+
+void PreciseWaiter::learn(Nanos oversleep) {
+  recent_[recent_next_] = std::max(oversleep, Nanos::zero());
+  recent_next_ = (recent_next_ + 1) % recent_.size();
+  recent_count_ = std::min(recent_count_ + 1, recent_.size());
+  const Nanos worst = *std::max_element(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(recent_count_));
+  margin_ = std::clamp(worst + config_.guard, config_.min_margin, config_.max_margin);
+}
+
+void PreciseWaiter::wait_until(Nanos deadline) {
+  const Nanos start = clock_.now();
+  ++stats_.waits;
+  if (start >= deadline) return;
+  Nanos now = start;
+  if (deadline - now > margin_) {
+    const Nanos wake = deadline - margin_;
+    std::this_thread::sleep_for(wake - now);
+    now = clock_.now();
+    learn(now - wake);
+    stats_.sleep += now - start;
+  }
+  const Nanos spin_start = now;
+  while (now < deadline) {
+    cpu_relax();
+    now = clock_.now();
+  }
+  stats_.spin += now - spin_start;
+  stats_.total += now - start;
+  stats_.late += now - deadline;
+  stats_.max_late = std::max(stats_.max_late, now - deadline);
+}
+
+void SleepWaiter::wait_until(Nanos deadline) {
+  const Nanos start = clock_.now();
+  ++stats_.waits;
+  if (start >= deadline) return;
+  std::this_thread::sleep_for(deadline - start);
+  const Nanos now = clock_.now();
+  stats_.sleep += now - start;
+  stats_.total += now - start;
+  stats_.late += now - deadline;
+  stats_.max_late = std::max(stats_.max_late, now - deadline);
+}
+
+}  // namespace engine

@@ -1,0 +1,151 @@
+// The real loop with a manual clock and a null target: it must drive a policy
+// exactly as the virtual-time simulator does, and keep its promises (policy
+// switches, interpolation toggle, minimized windows, quitting).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "engine/loop.hpp"
+#include "pacer/adaptive.hpp"
+#include "pacer/policies.hpp"
+#include "pacer/simulator.hpp"
+
+using namespace engine;
+using namespace pacer::literals;
+using pacer::Nanos;
+
+namespace {
+
+/// Updates cost 1 ms of manual time; renders record the alpha they were given.
+class CountingScene final : public Scene {
+ public:
+  explicit CountingScene(ManualClock& clock) : clock_{clock} {}
+  void fixed_update(Nanos step) override {
+    clock_.advance(1_ms);
+    simulated += step;
+  }
+  void render(double alpha, DrawList& out) override {
+    alphas.push_back(alpha);
+    out.circles.push_back({1, 2, 3, 0xff0000ff});
+  }
+  Nanos simulated{0};
+  std::vector<double> alphas;
+
+ private:
+  ManualClock& clock_;
+};
+
+struct Rig {
+  ManualClock clock;
+  ManualWaiter waiter{clock};
+  NullTarget target;
+  CountingScene scene{clock};
+  Loop loop{clock, waiter, target, scene};
+  std::vector<pacer::FrameRecord> records;
+  Rig() {
+    target.on_draw = [this] { clock.advance(3_ms); };
+    loop.on_record = [this](const pacer::FrameRecord& r) { records.push_back(r); };
+  }
+};
+
+std::unique_ptr<pacer::Pacer> seed_pacer() {
+  pacer::AdaptiveConfig cfg;
+  cfg.initial_interval = 16_ms;
+  cfg.shrink = false;
+  pacer::FixedStepConfig sim;
+  sim.step = 5_ms;
+  return std::make_unique<pacer::AdaptivePolicy>(cfg, sim);
+}
+
+}  // namespace
+
+TEST(Loop, DrivesThePolicyExactlyAsTheSimulatorDoes) {
+  Rig rig;
+  rig.loop.set_pacer(seed_pacer());
+  const RunResult result = rig.loop.run({.max_frames = 40});
+  EXPECT_EQ(result.frames, 40);
+  EXPECT_FALSE(result.quit_requested);
+
+  auto reference = seed_pacer();
+  const pacer::SimRun sim = pacer::simulate(*reference, pacer::SimCosts::fixed(3_ms, 1_ms), 40);
+  ASSERT_EQ(rig.records.size(), sim.records.size());
+  for (std::size_t i = 0; i < sim.records.size(); ++i) {
+    const auto &a = rig.records[i], &b = sim.records[i];
+    EXPECT_EQ(a.frame, b.frame);
+    EXPECT_EQ(a.cpu_start, b.cpu_start) << i;
+    EXPECT_EQ(a.planned_start, b.planned_start) << i;
+    EXPECT_EQ(a.sim_steps, b.sim_steps) << i;
+    EXPECT_EQ(a.pacer_wait, b.pacer_wait) << i;
+    EXPECT_EQ(a.animation_time, b.animation_time) << i;
+    EXPECT_EQ(a.alpha, b.alpha) << i;
+    EXPECT_EQ(a.timing_source, pacer::TimingSource::cpu);
+  }
+  // The worked timeline again: frame 1 starts at 16 and shows alpha 0.2.
+  EXPECT_EQ(rig.records[1].cpu_start, 16_ms);
+  EXPECT_DOUBLE_EQ(rig.scene.alphas[1], 0.2);
+  EXPECT_EQ(rig.scene.simulated, rig.loop.pacer()->clock().simulated());
+  EXPECT_EQ(rig.target.presents, 40);
+}
+
+TEST(Loop, SpaceTurnsInterpolationOff) {
+  Rig rig;
+  rig.loop.set_pacer(seed_pacer());
+  rig.loop.set_interpolate(false);
+  rig.loop.run({.max_frames = 5});
+  for (double a : rig.scene.alphas) EXPECT_EQ(a, 1.0);
+  EXPECT_LT(rig.records[1].alpha, 1.0) << "the pacer still plans the blend; the render ignores it";
+}
+
+TEST(Loop, SwitchingPoliciesKeepsFrameNumbersRunning) {
+  Rig rig;
+  rig.loop.set_pacer(seed_pacer());
+  rig.loop.run({.max_frames = 10});
+  rig.loop.set_pacer(pacer::make_pacer("flipcode", {}));
+  rig.loop.run({.max_frames = 10});
+  ASSERT_EQ(rig.records.size(), 20u);
+  for (std::size_t i = 0; i < rig.records.size(); ++i) EXPECT_EQ(rig.records[i].frame, static_cast<std::int64_t>(i));
+  EXPECT_EQ(rig.records[9].policy, "adaptive");
+  EXPECT_EQ(rig.records[10].policy, "flipcode");
+}
+
+TEST(Loop, AMinimizedTargetWaitsWithoutDrawing) {
+  class Minimized final : public FrameTarget {
+   public:
+    int not_ready = 3, waits = 0, draws = 0;
+    bool acquire() override { return not_ready == 0; }
+    bool wait_until_ready() override {
+      ++waits;
+      --not_ready;
+      return true;
+    }
+    void draw(const DrawList&) override { ++draws; }
+    void present(std::int64_t) override {}
+  } target;
+  ManualClock clock;
+  ManualWaiter waiter{clock};
+  CountingScene scene{clock};
+  Loop loop{clock, waiter, target, scene};
+  loop.set_pacer(seed_pacer());
+  loop.run({.max_frames = 2});
+  EXPECT_EQ(target.waits, 3);
+  EXPECT_EQ(target.draws, 2);
+}
+
+TEST(Loop, PollReturningFalseQuitsAndTheLastFrameIsStillLogged) {
+  Rig rig;
+  int polls = 0;
+  rig.loop.poll = [&] { return ++polls <= 3; };
+  rig.loop.set_pacer(seed_pacer());
+  const RunResult r = rig.loop.run({});
+  EXPECT_TRUE(r.quit_requested);
+  EXPECT_EQ(r.frames, 3);
+  EXPECT_EQ(rig.records.size(), 3u);
+}
+
+TEST(Loop, StopsAfterTheDuration) {
+  Rig rig;
+  rig.loop.set_pacer(seed_pacer());
+  const RunResult r = rig.loop.run({.max_duration = 100_ms});
+  EXPECT_GE(r.duration, 100_ms);
+  EXPECT_EQ(r.frames, 8);  // frames start at 0, 16, ..., 112: the one at 96 ends at 99, the one at 112 past 100
+}
