@@ -1,15 +1,18 @@
 #include "pacer/adaptive.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pacer {
 
-AdaptivePolicy::AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim)
-    : Pacer{policy_name},
+AdaptivePolicy::AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim, std::string_view name)
+    : Pacer{name},
       config_{config},
       sim_{sim},
       interval_{std::clamp(config.initial_interval, config.min_interval, config.max_interval)} {
   window_.reserve(static_cast<std::size_t>(std::max(config_.shrink_window, 1)));
+  period_ = config_.refresh_period;
+  phase_ = config_.vblank_phase;
 }
 
 TimeAccount AdaptivePolicy::account() const {
@@ -22,6 +25,16 @@ TimeAccount AdaptivePolicy::account() const {
 }
 
 FramePlan AdaptivePolicy::on_begin_frame(Nanos now) {
+  if (config_.display_aware && !smooth_ &&
+      ((!started_ && config_.refresh_period > Nanos::zero()) || (started_ && display_seen_))) {
+    smooth_ = true;
+    if (started_) {
+      // Switching at a frame boundary: the seed planned this frame for frame_end_.
+      display_next_ = frame_end_;
+      start_next_ = frame_end_;
+    }
+  }
+  if (smooth_) return smooth_begin(now);
   FramePlan plan;
   if (!started_) {
     // The simulation starts at the first frame: "render with proportion 1.0 (the world at time 0)".
@@ -55,12 +68,39 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   render_cost_ = now - frame_start_;
   update_mark_ = now;
   update_cost_ = Nanos::zero();
-  widen_if_overrun(now);
+  if (!smooth_) {
+    widen_if_overrun(now);
+    return;
+  }
+  render_end_ = now;
+  const auto history = static_cast<std::size_t>(std::max(config_.render_history, 1));
+  if (renders_.size() < history) {
+    renders_.push_back(render_cost_);
+  } else {
+    renders_[renders_next_] = render_cost_;
+  }
+  renders_next_ = (renders_next_ + 1) % history;
+  lead_ = *std::max_element(renders_.begin(), renders_.end()) + config_.present_margin;
+  if (frame_index() == 1) {
+    // The first frame was not planned: it is shown where the display puts it.
+    display_cur_ = grid_at_or_after(now);
+  } else if (now > display_cur_) {
+    missed_ = true;  // presented after its planned display: shown late
+  }
 }
 
 void AdaptivePolicy::on_end_update(Nanos now) {
   update_cost_ += now - update_mark_;
-  widen_if_overrun(now);
+  if (!smooth_) {
+    widen_if_overrun(now);
+    return;
+  }
+  frame_update_cost_ += now - update_started_;
+}
+
+void AdaptivePolicy::on_observe_display(std::int64_t, Nanos display) {
+  if (!display_seen_ && period_ > Nanos::zero()) phase_ = display;  // a vblank: anchors the grid
+  display_seen_ = true;
 }
 
 Nanos AdaptivePolicy::cost_at(Nanos interval) const {
@@ -95,6 +135,7 @@ void AdaptivePolicy::set_interval(Nanos interval) {
 }
 
 Action AdaptivePolicy::on_next(Nanos now) {
+  if (smooth_) return smooth_next(now);
   if (clock_.current() < world_target()) {
     // The simulation is not yet just past the frame end.
     const Nanos gap = world_target() - clock_.current();
@@ -167,6 +208,253 @@ void AdaptivePolicy::consider_shrink(Nanos busy, Nanos cost_at_pre_hitch) {
   interval_ = next;
   frames_since_change_ = 0;
   note_event(event_shrink);
+}
+
+// ---------------------------------------------------------------- display-aware mode
+
+Nanos AdaptivePolicy::grid_at_or_after(Nanos t) const {
+  if (period_ <= Nanos::zero()) return t;
+  const std::int64_t rel = (t - phase_).count();
+  const std::int64_t p = period_.count();
+  std::int64_t k = rel / p;
+  if (rel % p != 0 && rel > 0) ++k;
+  return phase_ + Nanos{k * p};
+}
+
+Nanos AdaptivePolicy::quantize_up(Nanos interval) const {
+  if (period_ <= Nanos::zero()) return std::clamp(interval, config_.min_interval, config_.max_interval);
+  const std::int64_t p = period_.count();
+  std::int64_t n = (interval.count() + p - 1) / p;
+  const std::int64_t lo = std::max<std::int64_t>(1, (config_.min_interval.count() + p - 1) / p);
+  const std::int64_t hi = std::max(lo, config_.max_interval.count() / p);
+  n = std::clamp(n, lo, hi);
+  return Nanos{n * p};
+}
+
+Nanos AdaptivePolicy::start_lead() const {
+  // Fixed refresh: start on a vblank, the whole periods the render needs before the display.
+  if (period_ <= Nanos::zero()) return lead_;
+  const std::int64_t p = period_.count();
+  const std::int64_t k = std::max<std::int64_t>(1, (lead_.count() + p - 1) / p);
+  return Nanos{k * p};
+}
+
+Nanos AdaptivePolicy::percentile_busy(double pct) const {
+  std::vector<Nanos> sorted = busy_ring_;
+  if (sorted.empty()) return Nanos::zero();
+  std::sort(sorted.begin(), sorted.end());
+  const double rank = std::ceil(pct / 100.0 * static_cast<double>(sorted.size()));
+  const auto i = static_cast<std::size_t>(std::clamp(rank, 1.0, static_cast<double>(sorted.size()))) - 1;
+  return sorted[i];
+}
+
+void AdaptivePolicy::smooth_set_interval(Nanos interval, unsigned event) {
+  if (interval == interval_) return;
+  interval_ = interval;
+  frames_since_change_ = 0;
+  note_event(event);
+}
+
+FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
+  FramePlan plan;
+  if (!started_) {
+    started_ = true;
+    clock_ = FixedStepClock{now, sim_.step};
+    if (period_ > Nanos::zero()) {
+      // Whole refresh periods: the nearest multiple of the initial interval, at least one.
+      const std::int64_t p = period_.count();
+      const Nanos rounded{std::max<std::int64_t>(1, (interval_.count() + p / 2) / p) * p};
+      const Nanos q = quantize_up(rounded);
+      if (q != interval_) note_event(event_quantize);
+      interval_ = q;
+    }
+    display_cur_ = now;
+    display_next_ = now;
+    start_next_ = now;
+    frame_end_ = now;
+    plan.planned_start = now;
+    plan.alpha = 1.0;
+    plan.animation_time = now;
+  } else {
+    smooth_after_frame();
+    display_cur_ = display_next_;
+    frame_end_ = display_cur_;
+    plan.planned_start = start_next_;
+    const Nanos target = world_target();
+    if (target >= clock_.current()) {
+      plan.alpha = 1.0;
+      plan.animation_time = clock_.current();
+    } else {
+      plan.alpha = clock_.alpha_at(target);
+      plan.animation_time = target;
+    }
+    // FIFO latches at the first vblank at or after the present: hold it past the
+    // vblank before the planned one, so an early render is not shown a period early.
+    plan.present_at = period_ > Nanos::zero() ? display_cur_ - period_ + Nanos{1} : display_cur_;
+  }
+  plan.sim_previous = clock_.previous();
+  plan.sim_current = clock_.current();
+  frame_start_ = now;
+  render_end_ = now;
+  steps_this_frame_ = 0;
+  busy_measured_ = false;
+  busy_ = Nanos::zero();
+  planned_next_ = false;
+  missed_ = false;
+  pushed_ = false;
+  waited_ = false;
+  frame_update_cost_ = Nanos::zero();
+  return plan;
+}
+
+Action AdaptivePolicy::smooth_next(Nanos now) {
+  if (!planned_next_) {
+    planned_next_ = true;
+    // The frame that follows is planned one interval after this one's display; a frame
+    // shown late moves the cadence (never two frames on one vblank, never a catch-up burst).
+    const Nanos shown = missed_ ? grid_at_or_after(render_end_) : display_cur_;
+    const Nanos gap = period_ > Nanos::zero() ? period_ : config_.min_interval;
+    display_next_ = std::max(display_cur_ + interval_, shown + gap);
+    if (period_ > Nanos::zero()) display_next_ = grid_at_or_after(display_next_);
+    start_next_ = display_next_ - start_lead();
+    frame_end_ = display_next_;
+    pushes_ = 0;
+  }
+  for (;;) {
+    if (clock_.current() < world_target()) {
+      const Nanos gap = world_target() - clock_.current();
+      if (sim_.debt == DebtPolicy::discard && sim_.stall_clamp > Nanos::zero() && gap > sim_.stall_clamp) {
+        const Nanos debt = gap - sim_.stall_clamp;
+        clock_.drop(debt);
+        note_dropped(debt);
+        note_event(event_stall_clamp);
+      }
+      // Spiral guard: updates that cannot keep up with real time get the time left
+      // before the next frame's start, at least one update.
+      const Nanos per_update = steps_this_frame_ > 0 ? frame_update_cost_ / steps_this_frame_ : Nanos::zero();
+      const bool over_budget = spiral_ && steps_this_frame_ > 0 && now + per_update > start_next_;
+      if (steps_this_frame_ < sim_.max_steps_per_frame && !over_budget) {
+        ++steps_this_frame_;
+        clock_.advance(sim_.step);
+        update_started_ = now;
+        return Action{ActionKind::update, sim_.step, Nanos::zero()};
+      }
+      note_event(event_step_cap);
+      if (sim_.debt == DebtPolicy::discard) {
+        const Nanos debt = world_target() - clock_.current();
+        clock_.drop(debt);
+        note_dropped(debt);
+      }
+    }
+    if (!busy_measured_) {
+      busy_measured_ = true;
+      busy_ = now - frame_start_;
+    }
+    // Pipelined: the next frame may start late as long as it is still presented by its
+    // planned display. When even that is out of reach, plan it one slot later now, so
+    // the world it shows is the one of its real display time (at most twice a frame).
+    // Judged when the updates are done, not after the wait for the start (which ends
+    // within the waiter's error of start_next_ by design).
+    if (!waited_ && now + lead_ > display_next_ && pushes_ < 2) {
+      ++pushes_;
+      pushed_ = true;
+      display_next_ = period_ > Nanos::zero() ? grid_at_or_after(now + lead_) : now + lead_;
+      start_next_ = display_next_ - start_lead();
+      frame_end_ = display_next_;
+      continue;  // more simulation time to cover
+    }
+    break;
+  }
+  if (now < start_next_) {
+    waited_ = true;
+    return Action{ActionKind::wait, Nanos::zero(), start_next_};
+  }
+  return Action{ActionKind::render, Nanos::zero(), Nanos::zero()};
+}
+
+void AdaptivePolicy::smooth_after_frame() {
+  // Runs at the start of a frame, over the one that just ended.
+  const std::int64_t frame = frame_index() - 1;
+  const Nanos busy = busy_measured_ ? busy_ : render_end_ - frame_start_;
+  const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
+  if (busy_ring_.size() < window) {
+    busy_ring_.push_back(busy);
+  } else {
+    busy_ring_[busy_next_] = busy;
+  }
+  busy_next_ = (busy_next_ + 1) % window;
+  ++frames_since_change_;
+
+  // Spiral detection over a decaying sum: update CPU time against simulated time.
+  update_cost_sum_ += frame_update_cost_;
+  update_sim_sum_ += sim_.step * steps_this_frame_;
+  if (update_sim_sum_ > Nanos{1'000'000'000}) {
+    update_cost_sum_ /= 2;
+    update_sim_sum_ /= 2;
+  }
+  spiral_ = update_sim_sum_ > Nanos::zero() &&
+            static_cast<double>(update_cost_sum_.count()) >=
+                config_.spiral_ratio * static_cast<double>(update_sim_sum_.count());
+
+  // Overruns: a frame that missed its planned display (or whose successor had to be
+  // pushed) is a miss. One miss is a hitch; consecutive misses are a lasting change.
+  const bool miss = missed_ || pushed_;
+  if (miss) {
+    ++consecutive_misses_;
+    missed_busy_.push_back(busy);
+  } else {
+    consecutive_misses_ = 0;
+    missed_busy_.clear();
+  }
+  if (miss && consecutive_misses_ >= std::max(config_.misses_to_widen, 1)) {
+    const Nanos lasting = *std::min_element(missed_busy_.begin(), missed_busy_.end());
+    const Nanos step_up = period_ > Nanos::zero() ? interval_ + period_ : interval_ + Nanos{1};
+    const Nanos wider = quantize_up(std::max(step_up, scale(lasting, config_.widen_factor)));
+    if (wider > interval_) {
+      if (frame - last_shrink_frame_ <= config_.failed_shrink_frames) backoff_ = std::min(backoff_ + 1, config_.max_backoff);
+      if (!hitch_pending_) pre_hitch_interval_ = interval_;
+      hitch_pending_ = true;
+      hitch_seen_ = 0;
+      hitch_max_busy_ = Nanos::zero();
+      smooth_set_interval(wider, event_widen);
+    }
+    consecutive_misses_ = 0;
+    missed_busy_.clear();
+    return;
+  }
+  if (!config_.shrink) return;
+
+  // Quick recovery: the frames after a widen would all have fit the old interval.
+  if (hitch_pending_) {
+    hitch_max_busy_ = std::max(hitch_max_busy_, busy);
+    ++hitch_seen_;
+    if (scale(hitch_max_busy_, config_.widen_factor) > pre_hitch_interval_) {
+      hitch_pending_ = false;
+    } else if (hitch_seen_ >= config_.hitch_frames) {
+      hitch_pending_ = false;
+      smooth_set_interval(pre_hitch_interval_, event_shrink);
+      busy_ring_.clear();
+      busy_next_ = 0;
+      return;
+    }
+  }
+
+  // Shrink on the busy-time percentile with the widen margin, one period at a time,
+  // after a hold that doubles with every failed shrink.
+  if (busy_ring_.size() < window) return;
+  const std::int64_t hold = static_cast<std::int64_t>(config_.shrink_window) << backoff_;
+  if (frames_since_change_ < hold) return;
+  const Nanos need = scale(percentile_busy(config_.shrink_percentile), config_.widen_factor);
+  Nanos shorter;
+  if (period_ > Nanos::zero()) {
+    shorter = quantize_up(interval_ - period_);
+    if (shorter >= interval_ || need > shorter) return;
+  } else {
+    shorter = std::clamp(need, config_.min_interval, config_.max_interval);
+    if (interval_ - shorter < Nanos{50'000}) return;
+  }
+  smooth_set_interval(shorter, event_shrink);
+  last_shrink_frame_ = frame;
 }
 
 }  // namespace pacer

@@ -2,8 +2,6 @@
 
 #include <array>
 
-#include "pacer/adaptive_literal.hpp"
-
 namespace pacer {
 
 std::span<const std::string_view> policy_names() {
@@ -14,7 +12,11 @@ std::span<const std::string_view> policy_names() {
 
 std::unique_ptr<Pacer> make_pacer(std::string_view name, const PolicyConfig& cfg) {
   if (name == "adaptive") return std::make_unique<AdaptivePolicy>(cfg.adaptive, cfg.sim);
-  if (name == "adaptive-literal") return std::make_unique<AdaptiveLiteralPolicy>(cfg.adaptive, cfg.sim);
+  if (name == "adaptive-literal") {
+    AdaptiveConfig literal = cfg.adaptive;
+    literal.display_aware = false;  // the seed's loop, blind to the display
+    return std::make_unique<AdaptivePolicy>(literal, cfg.sim, AdaptivePolicy::literal_name);
+  }
   if (name == "accumulator") return std::make_unique<AccumulatorPolicy>(AccumulatorConfig{}, cfg.sim);
   if (name == "accumulator-capped")
     return std::make_unique<AccumulatorPolicy>(AccumulatorConfig{cfg.capped_interval}, cfg.sim);

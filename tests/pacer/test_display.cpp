@@ -2,7 +2,7 @@
 // vblank, blocking acquire, mailbox replacement, immediate, vrr; seeded wakes.
 #include <gtest/gtest.h>
 
-#include "pacer/adaptive_literal.hpp"
+#include "pacer/adaptive.hpp"
 #include "pacer/baselines.hpp"
 #include "pacer/display.hpp"
 #include "pacer/os_sleep_model.hpp"
@@ -166,7 +166,8 @@ TEST(Simulator, FifoDisplayTimesAndBlockingAreInTheRecords) {
   cfg.shrink = false;
   FixedStepConfig sim;
   sim.step = 4_ms;
-  AdaptiveLiteralPolicy p{cfg, sim};
+  cfg.display_aware = false;  // the seed loop: blind to the display
+  AdaptivePolicy p{cfg, sim};
   SimOptions opt;
   opt.display = fifo_100hz();
   const SimRun run = simulate(p, SimCosts::fixed(3_ms, 1_ms), 6, opt);
@@ -206,7 +207,7 @@ TEST(Simulator, ImmediateShowsEachFrameWhenPresented) {
   AdaptiveConfig cfg;
   cfg.initial_interval = 16_ms;
   cfg.shrink = false;
-  AdaptiveLiteralPolicy p{cfg, {}};
+  AdaptivePolicy p{cfg, {}};
   SimOptions opt;
   opt.display = *parse_display("immediate");
   const SimRun run = simulate(p, SimCosts::fixed(3_ms, 1_ms), 10, opt);

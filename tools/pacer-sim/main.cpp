@@ -2,8 +2,10 @@
 //
 //   pacer-sim --policy adaptive --render-ms 3 --update-ms 1 --step-ms 5 --interval-ms 16 --no-shrink --frames 3 --timeline
 //   R0 U5 U10 U15 U20 W16 R16 U25 U30 U35 W32 R32
+//   pacer-sim --compare adaptive,adaptive-literal,accumulator-capped --display fifo:60 ...
 //
 // Exit 0 on success, 2 on a usage error (one line), 1 on a runtime failure.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -11,19 +13,30 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pacer/log_writer.hpp"
 #include "pacer/policies.hpp"
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
+#include "trace_reader.hpp"
 
 namespace {
 
 constexpr const char* usage_text = R"(usage: pacer-sim [options]
 Runs a pacing policy in virtual time with fixed costs and prints a summary.
 
-  --policy NAME        adaptive (default), accumulator, accumulator-capped, flipcode, variable
+  --policy NAME        adaptive (default), adaptive-literal, accumulator, accumulator-capped,
+                       flipcode, variable
+  --compare P1,P2,...  run several policies on the same workload and display; print a table
+  --display SPEC       none (default), fifo:HZ, mailbox:HZ, immediate, vrr:MIN-MAX
+  --waiter KIND        how waits wake: exact (default without a display), precise (default
+                       with one: sleep + spin), sleep (plain OS sleep, overshoots)
+  --seed N             seeds every random draw (waiter) (default 1)
+  --warmup N           frames skipped by the metrics (default 60; 0 without a display)
   --render-ms X        CPU cost of a render (default 3)
+  --load-trace FILE    render cost per frame from the frame_ms column of a CSV (repeats)
+  --trace-scale K      multiplies the trace's costs (default 1)
   --update-ms Y        CPU cost of a fixed update (default 1)
   --step-ms Z          fixed simulation step (default 15.625 = 1/64 s)
   --interval-ms I      initial render interval (adaptive) / target (accumulator-capped) (default 16.666667)
@@ -34,7 +47,7 @@ Runs a pacing policy in virtual time with fixed costs and prints a summary.
   --no-shrink          adaptive: hold the interval (it still widens on overrun)
   --frames N           frames to render (default 600)
   --timeline           print the actions in the seed's notation (R<t> U<sim t> W<t>)
-  --log FILE           write the native pacing log (CSV)
+  --log FILE           write the native pacing log (CSV; with --compare: FILE.<policy>.csv)
   --quiet              no summary
   --help, --version
 )";
@@ -59,6 +72,13 @@ std::int64_t parse_count(std::string_view flag, const char* text) {
 
 struct Options {
   std::string policy = "adaptive";
+  std::vector<std::string> compare;
+  pacer::DisplaySpec display{};
+  std::optional<pacer::WaiterKind> waiter;
+  std::uint64_t seed = 1;
+  std::optional<std::int64_t> warmup;
+  std::string trace;
+  double trace_scale = 1.0;
   double render_ms = 3, update_ms = 1;
   std::optional<double> interval_ms;
   std::int64_t frames = 600;
@@ -83,6 +103,38 @@ Options parse(int argc, char** argv) {
       std::exit(0);
     } else if (a == "--policy") {
       o.policy = value();
+    } else if (a == "--compare") {
+      const std::string_view list = value();
+      std::size_t begin = 0;
+      while (begin <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', begin), list.size());
+        if (comma > begin) o.compare.emplace_back(list.substr(begin, comma - begin));
+        begin = comma + 1;
+      }
+      if (o.compare.empty()) throw UsageError{"--compare needs at least one policy"};
+    } else if (a == "--display") {
+      const char* text = value();
+      const auto spec = pacer::parse_display(text);
+      if (!spec) throw UsageError{std::string("--display: expected none, fifo:HZ, mailbox:HZ, immediate or vrr:MIN-MAX, got '") + text + "'"};
+      o.display = *spec;
+    } else if (a == "--waiter") {
+      const char* text = value();
+      o.waiter = pacer::parse_waiter(text);
+      if (!o.waiter) throw UsageError{std::string("--waiter: expected exact, precise or sleep, got '") + text + "'"};
+    } else if (a == "--seed") {
+      char* end = nullptr;
+      const char* text = value();
+      const unsigned long long v = std::strtoull(text, &end, 10);
+      if (end == text || *end != '\0') throw UsageError{std::string("--seed: not a number: '") + text + "'"};
+      o.seed = v;
+    } else if (a == "--warmup") {
+      const char* text = value();
+      o.warmup = std::string_view{text} == "0" ? 0 : parse_count(a, text);
+    } else if (a == "--load-trace") {
+      o.trace = value();
+    } else if (a == "--trace-scale") {
+      o.trace_scale = parse_number(a, value());
+      if (o.trace_scale <= 0) throw UsageError{"--trace-scale must be > 0"};
     } else if (a == "--render-ms") {
       o.render_ms = parse_number(a, value());
     } else if (a == "--update-ms") {
@@ -126,9 +178,47 @@ Options parse(int argc, char** argv) {
     o.config.adaptive.min_interval = std::min(o.config.adaptive.min_interval, interval);
     o.config.adaptive.max_interval = std::max(o.config.adaptive.max_interval, interval);
   }
+  // The policies learn the display they pace: its refresh period (fixed refresh) or its
+  // fastest refresh (vrr: no frame rate above the panel's).
+  o.config.adaptive.refresh_period = o.display.fixed_period();
+  if (o.display.mode == pacer::PresentMode::vrr)
+    o.config.adaptive.min_interval = std::max(o.config.adaptive.min_interval, o.display.period);
   if (o.config.adaptive.min_interval > o.config.adaptive.max_interval)
     throw UsageError{"--min-interval-ms must not exceed --max-interval-ms"};
   return o;
+}
+
+}  // namespace
+
+namespace {
+
+struct Result {
+  std::string policy;
+  pacer::SimRun run;
+  pacer::Summary summary;
+  pacer::Nanos interval{0};
+};
+
+void print_summary(const Result& r, pacer::Nanos end) {
+  const pacer::Summary& s = r.summary;
+  std::printf("policy %s: %lld frames in %.3f ms of virtual time\n", r.policy.c_str(),
+              static_cast<long long>(s.frames), pacer::to_ms(end));
+  std::printf("  average fps %.2f, frame interval mean %.3f ms, p99 %.3f ms, max %.3f ms\n", s.average_fps,
+              s.interval_mean_ms, s.interval_p99_ms, s.interval_max_ms);
+  std::printf("  |animation error| p50 %.3f ms, p99 %.3f ms, max %.3f ms; stutter %.2f%% of time\n",
+              s.anim_error_p50_ms, s.anim_error_p99_ms, s.anim_error_max_ms, s.stutter_time_pct);
+  std::printf("  busy %.1f%%, waiting %.1f%%; %lld updates, %.3f ms dropped; interval now %.3f ms, %lld changes\n",
+              100 * s.busy_share, 100 * s.wait_share, static_cast<long long>(s.sim_steps), s.dropped_ms,
+              pacer::to_ms(r.interval), static_cast<long long>(s.interval_changes));
+}
+
+bool write_log(const std::string& path, const pacer::SimRun& run) {
+  std::ofstream file{path, std::ios::out | std::ios::trunc};
+  if (!file) return false;
+  pacer::NativeLogWriter writer{file};
+  for (const auto& r : run.records) writer.write(r);
+  file.flush();
+  return static_cast<bool>(file);
 }
 
 }  // namespace
@@ -141,47 +231,69 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "pacer-sim: %s\n", e.message.c_str());
     return 2;
   }
-  auto pacer = pacer::make_pacer(o.policy, o.config);
-  if (!pacer) {
-    std::string names;
-    for (auto n : pacer::policy_names()) names += (names.empty() ? "" : ", ") + std::string(n);
-    std::fprintf(stderr, "pacer-sim: unknown policy '%s' (one of: %s)\n", o.policy.c_str(), names.c_str());
-    return 2;
-  }
-
-  std::ofstream log_file;
-  if (!o.log.empty()) {
-    log_file.open(o.log, std::ios::out | std::ios::trunc);
-    if (!log_file) {
-      std::fprintf(stderr, "pacer-sim: cannot write log '%s'\n", o.log.c_str());
-      return 1;
+  std::vector<std::string> policies = o.compare.empty() ? std::vector<std::string>{o.policy} : o.compare;
+  for (const auto& name : policies) {
+    if (!pacer::make_pacer(name, o.config)) {
+      std::string names;
+      for (auto n : pacer::policy_names()) names += (names.empty() ? "" : ", ") + std::string(n);
+      std::fprintf(stderr, "pacer-sim: unknown policy '%s' (one of: %s)\n", name.c_str(), names.c_str());
+      return 2;
     }
   }
 
-  const pacer::SimRun run =
-      pacer::simulate(*pacer, pacer::SimCosts::fixed(pacer::from_ms(o.render_ms), pacer::from_ms(o.update_ms)), o.frames);
-
-  if (log_file.is_open()) {
-    pacer::NativeLogWriter writer{log_file};
-    for (const auto& r : run.records) writer.write(r);
-    log_file.flush();
-    if (!log_file) {
-      std::fprintf(stderr, "pacer-sim: writing log '%s' failed\n", o.log.c_str());
+  pacer::SimCosts costs = pacer::SimCosts::fixed(pacer::from_ms(o.render_ms), pacer::from_ms(o.update_ms));
+  if (!o.trace.empty()) {
+    std::vector<pacer::Nanos> trace;
+    try {
+      trace = fp_tools::read_frame_ms(o.trace, o.trace_scale);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "pacer-sim: %s\n", e.what());
       return 1;
     }
+    costs.render = [trace](std::int64_t f) { return trace[static_cast<std::size_t>(f) % trace.size()]; };
   }
-  if (o.timeline) std::printf("%s\n", pacer::format_timeline(run.timeline).c_str());
-  if (!o.quiet && !o.timeline) {
-    const pacer::Summary s = pacer::summarize(run.records);
-    std::printf("policy %s: %lld frames in %.3f ms of virtual time\n", std::string(pacer->name()).c_str(),
-                static_cast<long long>(s.frames), pacer::to_ms(run.end));
-    std::printf("  average fps %.2f, frame interval mean %.3f ms, p99 %.3f ms, max %.3f ms\n", s.average_fps,
-                s.interval_mean_ms, s.interval_p99_ms, s.interval_max_ms);
-    std::printf("  |animation error| p50 %.3f ms, p99 %.3f ms, max %.3f ms; stutter %.2f%% of time\n",
-                s.anim_error_p50_ms, s.anim_error_p99_ms, s.anim_error_max_ms, s.stutter_time_pct);
-    std::printf("  busy %.1f%%, waiting %.1f%%; %lld updates, %.3f ms dropped; interval now %.3f ms, %lld changes\n",
-                100 * s.busy_share, 100 * s.wait_share, static_cast<long long>(s.sim_steps), s.dropped_ms,
-                pacer::to_ms(pacer->interval()), static_cast<long long>(s.interval_changes));
+  const bool has_display = o.display.mode != pacer::PresentMode::none;
+  pacer::SimOptions sim;
+  sim.display = o.display;
+  sim.waiter = o.waiter.value_or(has_display ? pacer::WaiterKind::precise : pacer::WaiterKind::exact);
+  sim.seed = o.seed;
+  pacer::StatsOptions stats;
+  stats.warmup_frames = o.warmup.value_or(has_display ? 60 : 0);
+
+  std::vector<Result> results;
+  for (const auto& name : policies) {
+    auto pacer = pacer::make_pacer(name, o.config);
+    Result r;
+    r.policy = name;
+    r.run = pacer::simulate(*pacer, costs, o.frames, sim);
+    r.summary = pacer::summarize(r.run.records, stats);
+    r.interval = pacer->interval();
+    if (!o.log.empty()) {
+      const std::string path = o.compare.empty() ? o.log : o.log + "." + name + ".csv";
+      if (!write_log(path, r.run)) {
+        std::fprintf(stderr, "pacer-sim: writing log '%s' failed\n", path.c_str());
+        return 1;
+      }
+    }
+    results.push_back(std::move(r));
+  }
+
+  if (o.timeline) std::printf("%s\n", pacer::format_timeline(results.front().run.timeline).c_str());
+  if (o.quiet || o.timeline) return 0;
+  if (o.compare.empty()) {
+    print_summary(results.front(), results.front().run.end);
+    return 0;
+  }
+  std::printf("display %s, waiter %s, seed %llu, %lld frames, warm-up %lld\n", pacer::to_string(o.display).c_str(),
+              std::string(pacer::to_string(sim.waiter)).c_str(), static_cast<unsigned long long>(o.seed),
+              static_cast<long long>(o.frames), static_cast<long long>(stats.warmup_frames));
+  std::printf("%-20s %8s %9s %9s %9s %9s %9s %9s %8s\n", "policy", "avg fps", "anim p50", "anim p99", "anim max",
+              "stutter%", "int p99", "late p99", "chg/min");
+  for (const auto& r : results) {
+    const pacer::Summary& s = r.summary;
+    std::printf("%-20s %8.2f %9.3f %9.3f %9.3f %9.2f %9.3f %9.3f %8.1f\n", r.policy.c_str(), s.average_fps,
+                s.anim_error_p50_ms, s.anim_error_p99_ms, s.anim_error_max_ms, s.stutter_time_pct, s.interval_p99_ms,
+                s.lateness_p99_ms, s.interval_changes_per_min);
   }
   return 0;
 }

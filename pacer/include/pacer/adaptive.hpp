@@ -8,10 +8,23 @@
 // With sustained headroom the interval shrinks slowly; a one-off hitch is
 // forgiven after a few frames that fit the old interval.
 //
+// Display-aware mode (on by default once the display is known: a refresh period
+// in the config, or the first observe_display() call): each frame gets a planned
+// display time on the vblank grid (whole refresh periods on fixed-refresh
+// displays), the world is rendered for that time, the present is held until it
+// (FramePlan::present_at), an overrun is a frame that misses its planned display
+// (pipelined: a frame may start late and still make it), one miss is a hitch
+// (re-plan, no widening), consecutive misses widen, shrinking is one period at a
+// time on the busy-time p95 with a margin and backs off after a failed try, and
+// updates that cost more than they simulate get a time budget (spiral guard).
+//
 //   pacer::AdaptiveConfig cfg;              // every constant has a documented default
 //   cfg.initial_interval = 16ms;
+//   cfg.refresh_period = 16'666'667ns;      // a 60 Hz FIFO swapchain; 0 = unknown
 //   pacer::AdaptivePolicy pacer{cfg, {}};   // FixedStepConfig{} = 1/64 s steps, cap 8
-//   auto plan = pacer.begin_frame(0ns);     // then the protocol of pacer/pacer.hpp
+//   auto plan = pacer.begin_frame(0ns);     // then the protocol of pacer/pacer.hpp;
+//   // hold the present until plan.present_at when it is >= 0, and feed display
+//   // times back with pacer.observe_display(frame, shown).
 #pragma once
 
 #include <vector>
@@ -41,14 +54,49 @@ struct AdaptiveConfig {
   /// (their render plus the updates the old interval needs, x widen_factor <= old
   /// interval), the widen was a one-off hitch: restore the old interval at once.
   int hitch_frames = 3;
+
+  // ---- display-aware mode (docs/pacing.md, "Displays, quantization, planned presents")
+  /// false keeps the seed's display-blind loop above whatever the display is.
+  bool display_aware = true;
+  /// Refresh period of a fixed-refresh display (FIFO, mailbox): intervals become whole
+  /// periods on the vblank grid. 0: unknown or free (immediate, VRR); the mode then
+  /// starts at the first observe_display() and plans free intervals.
+  Nanos refresh_period{0};
+  /// A vblank time: the grid is vblank_phase + k x refresh_period. Replaced by the
+  /// first observed display time.
+  Nanos vblank_phase{0};
+  /// Render-time estimate = the longest of this many recent renders (+ present_margin):
+  /// how long before its planned display a frame starts.
+  int render_history = 32;
+  /// Added to the render estimate: the waiter's wake error and clock noise.
+  Nanos present_margin{250'000};
+  /// This many consecutive frames that miss their planned display are a lasting change
+  /// (widen); fewer are a hitch (re-plan at the next slot, keep the interval).
+  int misses_to_widen = 2;
+  /// Shrink when the p-th percentile of recent busy times x widen_factor fits the
+  /// shorter interval.
+  double shrink_percentile = 95;
+  /// A widen within this many frames after a shrink marks the shrink as failed: the
+  /// frames required before the next shrink double (up to 2^max_backoff x shrink_window).
+  int failed_shrink_frames = 60;
+  int max_backoff = 4;
+  /// Spiral guard: when updates cost at least this share of the time they simulate,
+  /// the updates of a frame get the time left before the next frame's start (at least
+  /// one update) and the rest is debt (dropped or kept per FixedStepConfig::debt).
+  double spiral_ratio = 0.9;
 };
 
-/// The seed's loop (background.md section 1) as a pacer policy.
+/// The seed's loop (background.md section 1) as a pacer policy, display-aware once the
+/// display is known (see the header comment).
 class AdaptivePolicy final : public Pacer {
  public:
   static constexpr std::string_view policy_name = "adaptive";
 
-  AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim);
+  /// The seed's loop kept for comparison: display_aware off, named "adaptive-literal".
+  static constexpr std::string_view literal_name = "adaptive-literal";
+
+  /// `name` is the policy name in records and logs (a string literal or other static string).
+  AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim, std::string_view name = policy_name);
 
   Nanos interval() const override { return interval_; }
   TimeAccount account() const override;
@@ -60,6 +108,56 @@ class AdaptivePolicy final : public Pacer {
   void on_end_render(Nanos now) override;
   Action on_next(Nanos now) override;
   void on_end_update(Nanos now) override;
+  void on_observe_display(std::int64_t frame, Nanos display) override;
+
+ public:
+  /// True once the display-aware mode runs (from the first frame with a refresh period).
+  bool display_mode() const { return smooth_; }
+  /// Planned display time of the current frame (display-aware mode).
+  Nanos planned_display() const { return display_cur_; }
+  /// Current render-time estimate (longest recent render + margin).
+  Nanos render_estimate() const { return lead_; }
+  /// Failed shrinks so far (each doubles the wait before the next try, up to max_backoff).
+  int backoff() const { return backoff_; }
+
+ private:
+  // Display-aware mode.
+  FramePlan smooth_begin(Nanos now);
+  Action smooth_next(Nanos now);
+  void smooth_after_frame();
+  Nanos quantize_up(Nanos interval) const;
+  Nanos grid_at_or_after(Nanos t) const;
+  Nanos start_lead() const;
+  Nanos percentile_busy(double p) const;
+  void smooth_set_interval(Nanos interval, unsigned event);
+
+  bool smooth_ = false;
+  bool display_seen_ = false;
+  Nanos period_{0};
+  Nanos phase_{0};
+  Nanos display_cur_{0};     ///< planned display of the current frame
+  Nanos display_next_{0};    ///< planned display of the next frame (the world target)
+  Nanos start_next_{0};      ///< planned start of the next frame
+  bool planned_next_ = false;
+  bool missed_ = false;      ///< the current frame missed its planned display
+  int consecutive_misses_ = 0;
+  Nanos render_end_{0};
+  Nanos lead_{0};
+  std::vector<Nanos> renders_;
+  std::size_t renders_next_ = 0;
+  std::vector<Nanos> busy_ring_;
+  std::size_t busy_next_ = 0;
+  std::vector<Nanos> missed_busy_;  ///< busy times of the current run of misses
+  int backoff_ = 0;
+  std::int64_t last_shrink_frame_ = -1'000'000;
+  Nanos update_cost_sum_{0};        ///< spiral detection: recent update CPU time ...
+  Nanos update_sim_sum_{0};         ///< ... against the simulation time it covered
+  bool spiral_ = false;
+  bool pushed_ = false;             ///< the next frame's display was pushed a slot later
+  int pushes_ = 0;
+  bool waited_ = false;             ///< the loop waited for the next start this frame
+  Nanos update_started_{0};
+  Nanos frame_update_cost_{0};      ///< CPU time of this frame's updates
 
  private:
   void widen_if_overrun(Nanos now);
