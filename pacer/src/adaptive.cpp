@@ -80,7 +80,16 @@ void AdaptivePolicy::on_end_render(Nanos now) {
     renders_[renders_next_] = render_cost_;
   }
   renders_next_ = (renders_next_ + 1) % history;
-  lead_ = *std::max_element(renders_.begin(), renders_.end()) + config_.present_margin;
+  // The longest recent render that is not a hitch (over 1.5 x the median): a hitch is
+  // late whatever the estimate, and counting it would start every frame early for a
+  // whole history, the loop idling in present holds.
+  std::vector<Nanos> sorted = renders_;
+  std::sort(sorted.begin(), sorted.end());
+  const Nanos median = sorted[(sorted.size() - 1) / 2];
+  Nanos longest = median;
+  for (const Nanos r : sorted)
+    if (r <= median + median / 2) longest = r;
+  lead_ = longest + config_.present_margin;
   if (frame_index() == 1) {
     // The first frame was not planned: it is shown where the display puts it.
     display_cur_ = grid_at_or_after(now);

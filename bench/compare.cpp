@@ -1,0 +1,209 @@
+// compare: the comparison suite of issue 5. Every workload x display x policy in
+// virtual time; prints the table, checks the goal per workload x display and writes
+// docs/results.md with the command that produced it.
+//
+//   compare --traces traces --out docs/results.md [--frames 1200] [--seed 7]
+//
+// Goal, per workload x display, against the best of accumulator, accumulator-capped and
+// flipcode: adaptive p99 |animation error| <= max(0.1 ms, half the best); stutter time <=
+// best + 0.1 points; average fps >= 0.9 x accumulator-capped. Exit 0 whether or not every
+// row meets it (the table says which miss); 2 on a usage error, 1 when a trace cannot be read.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pacer/os_sleep_model.hpp"
+#include "pacer/policies.hpp"
+#include "pacer/simulator.hpp"
+#include "pacer/stats.hpp"
+#include "trace_reader.hpp"
+
+namespace {
+
+using pacer::Nanos;
+
+struct Workload {
+  std::string name;
+  std::string description;
+  std::function<Nanos(std::int64_t)> render;
+};
+
+/// A stateless per-frame random number in [0, 1): the same frame gives the same draw.
+double draw(std::uint64_t seed, std::int64_t frame, std::uint64_t stream) {
+  pacer::SplitMix64 rng{seed * 0x100000001b3ULL ^ (static_cast<std::uint64_t>(frame) << 8) ^ stream};
+  rng.next();
+  return rng.unit();
+}
+
+std::vector<Workload> synthetic(std::uint64_t seed, std::int64_t frames) {
+  using pacer::from_ms;
+  std::vector<Workload> w;
+  w.push_back({"level-change", "render 4 ms, from the middle of the run 12 ms",
+               [frames](std::int64_t f) { return f < frames / 2 ? from_ms(4) : from_ms(12); }});
+  w.push_back({"periodic-hitch", "render 5 ms, every 150th frame 60 ms",
+               [](std::int64_t f) { return f % 150 == 149 ? from_ms(60) : from_ms(5); }});
+  w.push_back({"straddle-144", "render uniform 4.5-7.5 ms: around a 144 Hz period (6.94 ms)",
+               [seed](std::int64_t f) { return from_ms(4.5 + 3.0 * draw(seed, f, 1)); }});
+  w.push_back({"heavy-tail", "render 4 ms + 0.5 ms noise; 3% of frames 8-30 ms longer",
+               [seed](std::int64_t f) {
+                 double ms = 4.0 + 0.5 * draw(seed, f, 2);
+                 if (draw(seed, f, 3) < 0.03) ms += 8.0 + 22.0 * draw(seed, f, 4);
+                 return from_ms(ms);
+               }});
+  w.push_back({"slow-drift", "render drifts 3 -> 13 -> 3 ms over the run",
+               [frames](std::int64_t f) {
+                 const double x = static_cast<double>(f) / static_cast<double>(std::max<std::int64_t>(frames, 1));
+                 return from_ms(3.0 + 10.0 * (x < 0.5 ? 2 * x : 2 - 2 * x));
+               }});
+  return w;
+}
+
+struct Row {
+  std::string workload, display, policy;
+  pacer::Summary s;
+};
+
+int usage(const char* why) {
+  std::fprintf(stderr, "compare: %s\nusage: compare [--traces DIR] [--out FILE] [--frames N] [--seed N]\n", why);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string traces_dir = "traces", out_path = "docs/results.md";
+  std::int64_t frames = 1200;
+  std::uint64_t seed = 7;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (i + 1 >= argc) return usage(("missing value for " + a).c_str());
+    const std::string v = argv[++i];
+    if (a == "--traces") traces_dir = v;
+    else if (a == "--out") out_path = v;
+    else if (a == "--frames") frames = std::stoll(v);
+    else if (a == "--seed") seed = std::stoull(v);
+    else return usage(("unknown option " + a).c_str());
+  }
+  if (frames < 200) return usage("--frames must be at least 200");
+
+  const double trace_scale = 0.5;
+  std::vector<Workload> workloads;
+  std::vector<std::string> files;
+  if (std::filesystem::is_directory(traces_dir)) {
+    for (const auto& e : std::filesystem::directory_iterator(traces_dir))
+      if (e.path().extension() == ".csv") files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    std::vector<Nanos> costs;
+    try {
+      costs = fp_tools::read_frame_ms(file, trace_scale);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "compare: %s\n", e.what());
+      return 1;
+    }
+    const std::string stem = std::filesystem::path(file).stem().string();
+    workloads.push_back({stem, "trace x0.5", [costs](std::int64_t f) { return costs[static_cast<std::size_t>(f) % costs.size()]; }});
+  }
+  for (auto& w : synthetic(seed, frames)) workloads.push_back(std::move(w));
+
+  const std::vector<std::string> displays{"fifo:60", "fifo:144", "immediate"};
+  const std::vector<std::string> policies{"adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable"};
+  const Nanos update_cost = pacer::from_ms(0.5);
+  pacer::StatsOptions stats;
+  stats.warmup_frames = 60;
+
+  std::vector<Row> rows;
+  for (const auto& w : workloads) {
+    for (const auto& d : displays) {
+      pacer::SimOptions sim;
+      sim.display = *pacer::parse_display(d);
+      sim.waiter = pacer::WaiterKind::precise;
+      sim.seed = seed;
+      for (const auto& p : policies) {
+        pacer::PolicyConfig cfg;
+        cfg.sim.step = pacer::from_ms(5);
+        cfg.adaptive.refresh_period = sim.display.fixed_period();
+        auto pacer = pacer::make_pacer(p, cfg);
+        pacer::SimCosts costs{w.render, [update_cost](std::int64_t, std::int64_t) { return update_cost; }};
+        const pacer::SimRun run = pacer::simulate(*pacer, costs, frames, sim);
+        rows.push_back({w.name, d, p, pacer::summarize(run.records, stats)});
+      }
+    }
+  }
+
+  std::ostringstream md;
+  md << "# Results: adaptive against the classic loops, in virtual time\n\n"
+     << "Produced by `bench/compare` (source `bench/compare.cpp`), from the repository root:\n\n"
+     << "```\nbuild/bench/compare --traces " << traces_dir << " --out " << out_path << " --frames " << frames << " --seed "
+     << seed << "\n```\n\n"
+     << "Every workload runs " << frames << " frames per policy and display; metrics skip a " << stats.warmup_frames
+     << "-frame warm-up (design.md section 4). Fixed step 5 ms, update 0.5 ms, the precise waiter (seeded "
+        "wake errors), 3 swapchain images. Traces are the `frame_ms` column x"
+     << trace_scale << " as render cost, repeated when shorter than the run.\n\n"
+     << "Goal per workload x display (issue 5), against the best of accumulator, accumulator-capped, flipcode: "
+        "**anim** adaptive p99 |animation error| <= max(0.1 ms, half the best); **stutter** <= best + 0.1 points; "
+        "**fps** >= 0.9 x accumulator-capped.\n\n"
+     << "Synthetic workloads:\n\n";
+  for (const auto& w : workloads)
+    if (w.description != "trace x0.5") md << "- `" << w.name << "`: " << w.description << "\n";
+
+  md << "\n## Goal, per workload and display\n\n"
+     << "| workload | display | adaptive p99 anim | best baseline p99 | anim | adaptive stutter % | best stutter % | "
+        "stutter | adaptive fps | capped fps | fps |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  int met = 0, total = 0;
+  std::printf("%-42s %-10s %9s %9s %4s %8s %8s %4s %8s %8s %4s\n", "workload", "display", "ad p99", "best p99", "ok",
+              "ad stut", "best st", "ok", "ad fps", "cap fps", "ok");
+  for (std::size_t i = 0; i < rows.size(); i += policies.size()) {
+    std::map<std::string, const pacer::Summary*> by;
+    for (std::size_t j = 0; j < policies.size(); ++j) by[rows[i + j].policy] = &rows[i + j].s;
+    const pacer::Summary& a = *by["adaptive"];
+    double best_anim = 1e300, best_stutter = 1e300;
+    for (const char* b : {"accumulator", "accumulator-capped", "flipcode"}) {
+      best_anim = std::min(best_anim, by[b]->anim_error_p99_ms);
+      best_stutter = std::min(best_stutter, by[b]->stutter_time_pct);
+    }
+    const double capped_fps = by["accumulator-capped"]->average_fps;
+    const bool anim_ok = a.anim_error_p99_ms <= std::max(0.1, 0.5 * best_anim);
+    const bool stutter_ok = a.stutter_time_pct <= best_stutter + 0.1;
+    const bool fps_ok = a.average_fps >= 0.9 * capped_fps;
+    ++total;
+    met += anim_ok && stutter_ok && fps_ok ? 1 : 0;
+    auto mark = [](bool ok) { return ok ? "yes" : "**MISS**"; };
+    char line[512];
+    std::snprintf(line, sizeof line, "| %s | %s | %.3f | %.3f | %s | %.2f | %.2f | %s | %.2f | %.2f | %s |\n",
+                  rows[i].workload.c_str(), rows[i].display.c_str(), a.anim_error_p99_ms, best_anim, mark(anim_ok),
+                  a.stutter_time_pct, best_stutter, mark(stutter_ok), a.average_fps, capped_fps, mark(fps_ok));
+    md << line;
+    std::printf("%-42s %-10s %9.3f %9.3f %4s %8.2f %8.2f %4s %8.2f %8.2f %4s\n", rows[i].workload.c_str(),
+                rows[i].display.c_str(), a.anim_error_p99_ms, best_anim, anim_ok ? "ok" : "MISS", a.stutter_time_pct,
+                best_stutter, stutter_ok ? "ok" : "MISS", a.average_fps, capped_fps, fps_ok ? "ok" : "MISS");
+  }
+  md << "\n**" << met << " of " << total << " rows meet all three goals.**\n";
+  std::printf("\n%d of %d workload x display rows meet all three goals\n", met, total);
+
+  md << "\n## Every policy\n\n"
+     << "| workload | display | policy | avg fps | p99 anim ms | max anim ms | stutter % | interval p99 ms | "
+        "lateness p99 ms | changes/min | dropped ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& r : rows) {
+    char line[512];
+    std::snprintf(line, sizeof line, "| %s | %s | %s | %.2f | %.3f | %.3f | %.2f | %.3f | %.3f | %.1f | %.1f |\n",
+                  r.workload.c_str(), r.display.c_str(), r.policy.c_str(), r.s.average_fps, r.s.anim_error_p99_ms,
+                  r.s.anim_error_max_ms, r.s.stutter_time_pct, r.s.interval_p99_ms, r.s.lateness_p99_ms,
+                  r.s.interval_changes_per_min, r.s.dropped_ms);
+    md << line;
+  }
+  std::ofstream out{out_path, std::ios::out | std::ios::trunc};
+  if (!out || !(out << md.str())) {
+    std::fprintf(stderr, "compare: cannot write '%s'\n", out_path.c_str());
+    return 1;
+  }
+  std::printf("wrote %s\n", out_path.c_str());
+  return 0;
+}
