@@ -1,6 +1,7 @@
 #include "pacer/adaptive.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace pacer {
@@ -80,15 +81,12 @@ void AdaptivePolicy::on_end_render(Nanos now) {
     renders_[renders_next_] = render_cost_;
   }
   renders_next_ = (renders_next_ + 1) % history;
-  // The longest recent render that is not a hitch (over 1.5 x the median): a hitch is
-  // late whatever the estimate, and counting it would start every frame early for a
-  // whole history, the loop idling in present holds.
+  // The second-longest recent render: one hitch in the history is late whatever the
+  // estimate, and counting it would start every frame early for a whole history (the
+  // loop idling in present holds); a new, lasting level shows up after two frames.
   std::vector<Nanos> sorted = renders_;
   std::sort(sorted.begin(), sorted.end());
-  const Nanos median = sorted[(sorted.size() - 1) / 2];
-  Nanos longest = median;
-  for (const Nanos r : sorted)
-    if (r <= median + median / 2) longest = r;
+  const Nanos longest = sorted.size() >= 8 ? sorted[sorted.size() - 2] : sorted.back();
   lead_ = longest + config_.present_margin;
   if (frame_index() == 1) {
     // The first frame was not planned: it is shown where the display puts it.
@@ -107,9 +105,17 @@ void AdaptivePolicy::on_end_update(Nanos now) {
   frame_update_cost_ += now - update_started_;
 }
 
-void AdaptivePolicy::on_observe_display(std::int64_t, Nanos display) {
+void AdaptivePolicy::on_observe_display(std::int64_t frame, Nanos display) {
   if (!display_seen_ && period_ > Nanos::zero()) phase_ = display;  // a vblank: anchors the grid
   display_seen_ = true;
+  if (!smooth_) return;
+  // Shown later than planned (a queue behind the display): the frames in flight are late
+  // too. Plan the next one after them, and count it as a miss.
+  const auto slot = static_cast<std::size_t>(frame) % planned_.size();
+  if (planned_frame_[slot] != frame || display <= planned_[slot]) return;
+  const std::int64_t ahead = frame_index() - frame;  // frames started after `frame`, this one included
+  late_floor_ = std::max(late_floor_, display + interval_ * ahead);
+  missed_ = true;
 }
 
 Nanos AdaptivePolicy::cost_at(Nanos interval) const {
@@ -287,6 +293,9 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
   } else {
     smooth_after_frame();
     display_cur_ = display_next_;
+    const auto slot = static_cast<std::size_t>(frame_index()) % planned_.size();
+    planned_[slot] = display_cur_;
+    planned_frame_[slot] = frame_index();
     frame_end_ = display_cur_;
     plan.planned_start = start_next_;
     const Nanos target = world_target();
@@ -323,7 +332,7 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
     // shown late moves the cadence (never two frames on one vblank, never a catch-up burst).
     const Nanos shown = missed_ ? grid_at_or_after(render_end_) : display_cur_;
     const Nanos gap = period_ > Nanos::zero() ? period_ : config_.min_interval;
-    display_next_ = std::max(display_cur_ + interval_, shown + gap);
+    display_next_ = std::max({display_cur_ + interval_, shown + gap, late_floor_});
     if (period_ > Nanos::zero()) display_next_ = grid_at_or_after(display_next_);
     start_next_ = display_next_ - start_lead();
     frame_end_ = display_next_;
@@ -408,14 +417,12 @@ void AdaptivePolicy::smooth_after_frame() {
   // Overruns: a frame that missed its planned display (or whose successor had to be
   // pushed) is a miss. One miss is a hitch; consecutive misses are a lasting change.
   const bool miss = missed_ || pushed_;
-  if (miss) {
-    ++consecutive_misses_;
-    missed_busy_.push_back(busy);
-  } else {
-    consecutive_misses_ = 0;
-    missed_busy_.clear();
-  }
-  if (miss && consecutive_misses_ >= std::max(config_.misses_to_widen, 1)) {
+  miss_history_ = (miss_history_ << 1) | (miss ? 1u : 0u);
+  if (miss) missed_busy_.push_back(busy);
+  const int recent = std::popcount(miss_history_ & 0xFu);  // misses among the last 4 frames
+  if (recent == 0) missed_busy_.clear();
+  if (miss && recent >= std::max(config_.misses_to_widen, 1)) {
+    // The lasting level is the cheapest of the missing frames (a hitch among them is not).
     const Nanos lasting = *std::min_element(missed_busy_.begin(), missed_busy_.end());
     const Nanos step_up = period_ > Nanos::zero() ? interval_ + period_ : interval_ + Nanos{1};
     const Nanos wider = quantize_up(std::max(step_up, scale(lasting, config_.widen_factor)));
@@ -427,7 +434,7 @@ void AdaptivePolicy::smooth_after_frame() {
       hitch_max_busy_ = Nanos::zero();
       smooth_set_interval(wider, event_widen);
     }
-    consecutive_misses_ = 0;
+    miss_history_ = 0;
     missed_busy_.clear();
     return;
   }

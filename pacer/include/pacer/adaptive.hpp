@@ -27,6 +27,7 @@
 //   // times back with pacer.observe_display(frame, shown).
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "pacer/pacer.hpp"
@@ -70,8 +71,8 @@ struct AdaptiveConfig {
   int render_history = 32;
   /// Added to the render estimate: the waiter's wake error and clock noise.
   Nanos present_margin{250'000};
-  /// This many consecutive frames that miss their planned display are a lasting change
-  /// (widen); fewer are a hitch (re-plan at the next slot, keep the interval).
+  /// This many frames among the last 4 that miss their planned display are a lasting
+  /// change (widen); fewer are a hitch (re-plan at the next slot, keep the interval).
   int misses_to_widen = 2;
   /// Shrink when the p-th percentile of recent busy times x widen_factor fits the
   /// shorter interval.
@@ -140,7 +141,7 @@ class AdaptivePolicy final : public Pacer {
   Nanos start_next_{0};      ///< planned start of the next frame
   bool planned_next_ = false;
   bool missed_ = false;      ///< the current frame missed its planned display
-  int consecutive_misses_ = 0;
+  unsigned miss_history_ = 0;       ///< bit i: the frame i frames ago missed
   Nanos render_end_{0};
   Nanos lead_{0};
   std::vector<Nanos> renders_;
@@ -155,7 +156,10 @@ class AdaptivePolicy final : public Pacer {
   bool spiral_ = false;
   bool pushed_ = false;             ///< the next frame's display was pushed a slot later
   int pushes_ = 0;
-  bool waited_ = false;             ///< the loop waited for the next start this frame
+  bool waited_ = false;
+  std::array<Nanos, 8> planned_{};                 ///< planned display by frame % 8
+  std::array<std::int64_t, 8> planned_frame_{-1, -1, -1, -1, -1, -1, -1, -1};
+  Nanos late_floor_{0};             ///< no frame planned before this (displays seen late)             ///< the loop waited for the next start this frame
   Nanos update_started_{0};
   Nanos frame_update_cost_{0};      ///< CPU time of this frame's updates
 
