@@ -1,6 +1,7 @@
 #include "engine/waiter.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <thread>
 
 #if defined(__linux__)
@@ -35,8 +36,13 @@ void PreciseWaiter::learn(Nanos oversleep) {
   recent_[recent_next_] = std::max(oversleep, Nanos::zero());
   recent_next_ = (recent_next_ + 1) % recent_.size();
   recent_count_ = std::min(recent_count_ + 1, recent_.size());
-  const Nanos worst = *std::max_element(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(recent_count_));
-  margin_ = std::clamp(worst + config_.guard, config_.min_margin, config_.max_margin);
+  // The second-worst of the last 64 (about the 97th percentile): one preempted sleep
+  // should not make the next 64 waits spin for milliseconds.
+  std::array<Nanos, 64> sorted = recent_;
+  const auto n = static_cast<std::ptrdiff_t>(recent_count_);
+  const std::ptrdiff_t rank = n >= 2 ? 1 : 0;
+  std::nth_element(sorted.begin(), sorted.begin() + rank, sorted.begin() + n, std::greater<>{});
+  margin_ = std::clamp(sorted[static_cast<std::size_t>(rank)] + config_.guard, config_.min_margin, config_.max_margin);
 }
 
 void PreciseWaiter::wait_until(Nanos deadline) {

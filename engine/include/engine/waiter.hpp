@@ -1,9 +1,9 @@
 // engine/waiter.hpp - waiting for an absolute deadline, precisely and cheaply.
 //
 // The PreciseWaiter sleeps most of a wait and spins the tail. It measures how
-// late each sleep wakes (the oversleep) and sizes the spin from the recent
-// worst oversleep plus a small guard, so it spins only as long as this machine
-// needs. On Linux it also lowers the thread's timer slack to 1 ns (the default
+// late each sleep wakes (the oversleep) and sizes the spin from the second-worst
+// of the last 64 oversleeps plus a small guard, so it spins only as long as this
+// machine needs, and one preempted sleep does not inflate it. On Linux it also lowers the thread's timer slack to 1 ns (the default
 // 50 us slack is the largest part of a short sleep's error).
 //
 //   engine::SteadyClock clock;
