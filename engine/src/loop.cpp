@@ -12,6 +12,8 @@ constexpr std::size_t display_patience = 8;
 void Loop::flush_records(bool all) {
   if (target_.reports_display()) {
     target_.drain_displayed([this](std::int64_t frame, Nanos shown) {
+      // The pacer learns when its frames really appeared (the vblank grid, late frames).
+      if (pacer_ && frame >= pacer_first_frame_) pacer_->observe_display(frame - pacer_first_frame_, shown);
       for (auto& r : pending_)
         if (r.frame == frame) {
           r.display = shown;
@@ -32,11 +34,10 @@ RunResult Loop::run(const RunLimits& limits) {
   RunResult result;
   const Nanos start = clock_.now();
   std::int64_t frames_this_run = 0;
-  std::int64_t pacer_first_frame = frame_;  // the loop's index of the current pacer's frame 0
 
   auto take = [&](pacer::Pacer& p) {
     if (auto r = p.take_record()) {
-      r->frame += pacer_first_frame;
+      r->frame += pacer_first_frame_;
       pending_.push_back(*r);
     }
   };
@@ -52,7 +53,7 @@ RunResult Loop::run(const RunLimits& limits) {
         take(*pacer_);
       }
       pacer_ = std::move(next_pacer_);
-      pacer_first_frame = frame_;
+      pacer_first_frame_ = frame_;
     }
     pacer::Pacer& p = *pacer_;
     const pacer::FramePlan plan = p.begin_frame(clock_.now());

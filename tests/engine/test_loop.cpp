@@ -149,3 +149,40 @@ TEST(Loop, StopsAfterTheDuration) {
   EXPECT_GE(r.duration, 100_ms);
   EXPECT_EQ(r.frames, 8);  // frames start at 0, 16, ..., 112: the one at 96 ends at 99, the one at 112 past 100
 }
+
+TEST(Loop, DisplayTimesReachTheLogAndThePacer) {
+  // A target that learns each frame's display time one frame later (like present wait).
+  class Reporting final : public FrameTarget {
+   public:
+    explicit Reporting(ManualClock& c) : clock_{c} {}
+    bool acquire() override { return true; }
+    void draw(const DrawList&) override { clock_.advance(3_ms); }
+    void present(std::int64_t frame) override { presented_.push_back({frame, clock_.now() + 2_ms}); }
+    bool reports_display() const override { return true; }
+    void drain_displayed(const std::function<void(std::int64_t, Nanos)>& sink) override {
+      for (const auto& [f, t] : presented_)
+        if (t <= clock_.now()) sink(f, t);
+      std::erase_if(presented_, [this](const auto& p) { return p.second <= clock_.now(); });
+    }
+
+   private:
+    ManualClock& clock_;
+    std::vector<std::pair<std::int64_t, Nanos>> presented_;
+  };
+  ManualClock clock;
+  ManualWaiter waiter{clock};
+  Reporting target{clock};
+  CountingScene scene{clock};
+  Loop loop{clock, waiter, target, scene};
+  std::vector<pacer::FrameRecord> records;
+  loop.on_record = [&](const pacer::FrameRecord& r) { records.push_back(r); };
+  loop.set_pacer(seed_pacer());
+  loop.run({.max_frames = 10});
+  ASSERT_EQ(records.size(), 10u);
+  for (std::size_t i = 0; i + 1 < records.size(); ++i) {
+    ASSERT_TRUE(records[i].display.has_value()) << i;
+    EXPECT_EQ(*records[i].display, records[i].present + 2_ms) << i;
+    EXPECT_EQ(records[i].timing_source, pacer::TimingSource::present_wait);
+  }
+  EXPECT_FALSE(records.back().display.has_value()) << "the run ended before the last frame was shown";
+}

@@ -68,6 +68,7 @@ class Loop {
   bool interpolate_ = true;
   DrawList draw_;
   std::int64_t frame_ = 0;
+  std::int64_t pacer_first_frame_ = 0;  ///< the loop's index of the current pacer's frame 0
   std::deque<pacer::FrameRecord> pending_;  ///< waiting for their display time
 };
 
