@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "capture.hpp"
@@ -308,14 +309,25 @@ void Renderer::Impl::draw(std::span<const Circle> circles, std::uint32_t clear_r
   FrameSlot& s = slots[slot];
   const std::uint32_t image = status.image_index;
 
+  // With a GPU load, a sprite covering the whole frame in the (opaque) clear colour goes
+  // first, so that every pixel runs the load loop at least once: the cost then scales with
+  // the frame's size, not with how much of it the circles happen to cover.
+  const bool background = config.gpu_load > 0;
+  const std::size_t count_all = circles.size() + (background ? 1 : 0);
+  const VkDeviceSize bytes = count_all * sizeof(Circle);
   // The slot's fence was waited on in begin_frame(): its buffer is not in use any more.
-  const VkDeviceSize bytes = circles.size_bytes();
   if (bytes > s.instances.size) {
     destroy(ctx.device, s.instances);
     s.instances = create_host_buffer(ctx, std::max(bytes, 2 * s.instances.size), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
   }
-  if (bytes > 0) std::memcpy(s.instances.mapped, circles.data(), bytes);
-  const auto count = static_cast<std::uint32_t>(circles.size());
+  auto* dst = static_cast<Circle*>(s.instances.mapped);
+  if (background) {
+    const float w = static_cast<float>(extent.width);
+    const float h = static_cast<float>(extent.height);
+    *dst++ = Circle{w / 2, h / 2, std::sqrt(w * w + h * h) / 2 + 1, clear_rgba | 0xffu};
+  }
+  if (!circles.empty()) std::memcpy(dst, circles.data(), circles.size_bytes());
+  const auto count = static_cast<std::uint32_t>(count_all);
 
   check(vkResetCommandBuffer(s.cmd, 0), "vkResetCommandBuffer");
   VkCommandBufferBeginInfo begin{};

@@ -6,7 +6,16 @@
 
 namespace renderer {
 
-Error::Error(const std::string& what, VkResult result) : std::runtime_error{what}, result_{result} {}
+namespace {
+// Names the VkResult unless the message already does (check() puts it after "failed: ").
+std::string with_result(const std::string& what, VkResult result) {
+  if (result == VK_SUCCESS) return what;
+  const std::string name = detail::result_name(result);
+  return what.find(name) == std::string::npos ? what + " (" + name + ")" : what;
+}
+}  // namespace
+
+Error::Error(const std::string& what, VkResult result) : std::runtime_error{with_result(what, result)}, result_{result} {}
 
 namespace detail {
 

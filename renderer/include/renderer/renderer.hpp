@@ -67,7 +67,10 @@ struct RendererConfig {
   bool headless = false;        ///< offscreen images: no window, surface or swapchain, no GLFW calls
   std::uint32_t width = 1280;   ///< headless size in pixels (windowed: the window's framebuffer)
   std::uint32_t height = 720;
-  std::uint32_t gpu_load = 0;   ///< fragment-shader loop iterations per covered pixel; 0 = none
+  /// Extra GPU work: iterations of a cheap ALU loop in the fragment shader; 0 = none. When
+  /// non-zero every pixel runs it at least once (a full-frame sprite in the clear colour is
+  /// drawn under the circles), and once more per circle covering it. Colours do not change.
+  std::uint32_t gpu_load = 0;
   std::uint32_t frames_in_flight = 2;  ///< CPU may record this many frames ahead of the GPU (1..4)
 };
 
@@ -133,7 +136,7 @@ class Renderer {
   /// or when the swapchain is out of date.
   bool wait_for_present(std::uint64_t present_id, std::chrono::nanoseconds timeout);
 
-  /// Extra fragment work per covered pixel from the next draw() on.
+  /// RendererConfig::gpu_load, from the next draw() on.
   void set_gpu_load(std::uint32_t iterations);
   std::uint32_t gpu_load() const;
 
