@@ -101,6 +101,8 @@ void Cli::add_common(Options& o) {
   add({"--quiet", "", "no status line each second", [&o](const char*) { o.quiet = true; }, false});
   add({"--waiter", "KIND", "precise (sleep + spin, default) | sleep",
        [&o](const char* v) { o.waiter = one_of("--waiter", v, {"precise", "sleep"}); }, true});
+  add({"--refresh-hz", "HZ", "display refresh for whole-period intervals (0: off; default: the monitor's, fifo only)",
+       [&o](const char* v) { o.refresh_hz = to_double("--refresh-hz", v, 0, 1000); }, true});
   add({"--resize-at", "N", "resize the window to half size at frame N and back at 2N (tests)",
        [&o](const char* v) { o.resize_at = to_int("--resize-at", v, 1, 1'000'000'000); }, true});
   add({"--step-ms", "MS", "fixed simulation step", [&o, ms](const char* v) { o.pacing.sim.step = ms("--step-ms", v, 0.01, 1000); }, true});

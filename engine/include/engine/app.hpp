@@ -1,0 +1,27 @@
+// engine/app.hpp - run a Scene with a window (or offscreen), a Vulkan renderer, a
+// pacer, the precise waiter, logs and a status line: what the samples call, and
+// what an application linking engine::engine calls with its own Scene.
+//
+//   int main(int argc, char** argv) {
+//     engine::Cli cli{"my_game", "My game."};
+//     engine::Options options;
+//     if (int code = cli.parse(argc, argv, options); code >= 0) return code;
+//     MyScene scene;                       // an engine::Scene: fixed_update + render(alpha)
+//     return engine::run_app(options, scene, "my_game");
+//   }
+//
+// Keys: Esc quits, Space toggles interpolation, P cycles policies, +/- change the load.
+// Exit codes: 0 success, 1 runtime failure (no Vulkan, no device, no display, a log that
+// cannot be written, validation errors), with a one-line reason; logs are flushed.
+#pragma once
+
+#include <string_view>
+
+#include "engine/options.hpp"
+#include "engine/scene.hpp"
+
+namespace engine {
+
+int run_app(const Options& options, Scene& scene, std::string_view app_name);
+
+}  // namespace engine

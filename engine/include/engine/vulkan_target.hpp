@@ -1,0 +1,56 @@
+// engine/vulkan_target.hpp - the loop's FrameTarget on the Vulkan renderer.
+//
+// Acquire, draw and present map onto renderer::Renderer; a minimized (0x0) window
+// makes acquire() fail and wait_until_ready() sleep in glfwWaitEvents. Where the
+// device has VK_KHR_present_wait a watcher thread learns when each frame became
+// visible: each time the loop collects records it polls the outstanding present ids
+// (vkWaitForPresentKHR with a zero timeout, in order) and stamps the ones that have
+// been shown, so display_ms is an upper bound, late by at most the polling gap
+// (timing_source present_wait). Polling on the loop's thread keeps the swapchain,
+// which recreation replaces, out of reach of any other thread.
+//
+//   engine::VulkanTarget target{renderer, window, clock};
+//   engine::Loop loop{clock, waiter, target, scene};
+#pragma once
+
+#include <deque>
+#include <utility>
+#include <vector>
+
+#include "engine/clock.hpp"
+#include "engine/frame_target.hpp"
+
+struct GLFWwindow;
+namespace renderer {
+class Renderer;
+struct Circle;
+}  // namespace renderer
+
+namespace engine {
+
+class VulkanTarget final : public FrameTarget {
+ public:
+  /// window: nullptr when headless.
+  VulkanTarget(renderer::Renderer& gpu, GLFWwindow* window, const Clock& clock);
+  VulkanTarget(const VulkanTarget&) = delete;
+  VulkanTarget& operator=(const VulkanTarget&) = delete;
+
+  bool acquire() override;
+  bool wait_until_ready() override;
+  void draw(const DrawList& list) override;
+  void present(std::int64_t frame) override;
+  bool reports_display() const override { return watching_; }
+  void drain_displayed(const std::function<void(std::int64_t, pacer::Nanos)>& sink) override;
+  void notify_resized();
+
+ private:
+  renderer::Renderer& gpu_;
+  GLFWwindow* window_;
+  const Clock& clock_;
+  std::vector<renderer::Circle> circles_;
+
+  bool watching_ = false;
+  std::deque<std::pair<std::int64_t, std::uint64_t>> to_watch_;  ///< (frame, present id), oldest first
+};
+
+}  // namespace engine

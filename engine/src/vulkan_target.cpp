@@ -1,0 +1,45 @@
+#include "engine/vulkan_target.hpp"
+
+#include <GLFW/glfw3.h>
+
+#include "renderer/renderer.hpp"
+
+namespace engine {
+
+VulkanTarget::VulkanTarget(renderer::Renderer& gpu, GLFWwindow* window, const Clock& clock)
+    : gpu_{gpu}, window_{window}, clock_{clock}, watching_{window != nullptr && gpu.has_present_wait()} {}
+
+bool VulkanTarget::acquire() { return gpu_.begin_frame(); }
+
+bool VulkanTarget::wait_until_ready() {
+  if (!window_) return true;
+  // Minimized: nothing to draw until the window has a size again.
+  glfwWaitEventsTimeout(0.1);
+  return glfwWindowShouldClose(window_) != GLFW_TRUE;
+}
+
+void VulkanTarget::draw(const DrawList& list) {
+  circles_.clear();
+  circles_.reserve(list.circles.size());
+  for (const Circle& c : list.circles) circles_.push_back({c.x, c.y, c.radius, c.rgba});
+  gpu_.draw(circles_, list.clear_rgba);
+}
+
+void VulkanTarget::present(std::int64_t frame) {
+  const std::uint64_t id = gpu_.present();
+  if (watching_ && id != 0) to_watch_.emplace_back(frame, id);
+}
+
+void VulkanTarget::notify_resized() { gpu_.notify_resized(); }
+
+void VulkanTarget::drain_displayed(const std::function<void(std::int64_t, pacer::Nanos)>& sink) {
+  // Presents complete in order: stop at the first one not yet shown.
+  while (!to_watch_.empty() && gpu_.wait_for_present(to_watch_.front().second, pacer::Nanos::zero())) {
+    sink(to_watch_.front().first, clock_.now());
+    to_watch_.pop_front();
+  }
+  // A present that never shows (swapchain recreated under it) must not block the rest.
+  while (to_watch_.size() > 16) to_watch_.pop_front();
+}
+
+}  // namespace engine

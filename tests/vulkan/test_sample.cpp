@@ -1,0 +1,139 @@
+// The bouncing_balls sample on a real Vulkan device (lavapipe under Xvfb in CI):
+// every present mode with validation on, a resize mid-run, and the pixel test that
+// proves the pacer's interpolation reaches the screen.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+RunResult run(const std::string& args) {
+  const std::string cmd = std::string{FP_SAMPLE} + " " + args + " 2>&1";
+  RunResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, pipe)) r.output += buf;
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::vector<std::vector<std::string>> read_csv(const std::string& path) {
+  std::ifstream in{path};
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss{line};
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+std::size_t column(const std::vector<std::string>& header, const std::string& name) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  ADD_FAILURE() << "no column " << name;
+  return 0;
+}
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgb;
+};
+
+Image read_ppm(const std::string& path) {
+  Image img;
+  std::ifstream in{path, std::ios::binary};
+  std::string magic;
+  int maxval = 0;
+  in >> magic >> img.width >> img.height >> maxval;
+  in.get();
+  if (magic != "P6" || maxval != 255) return {};
+  img.rgb.resize(static_cast<std::size_t>(img.width * img.height * 3));
+  in.read(reinterpret_cast<char*>(img.rgb.data()), static_cast<std::streamsize>(img.rgb.size()));
+  return img;
+}
+
+void expect_clean_run(const std::string& mode) {
+  const std::string log = "vk_" + mode + ".csv";
+  const RunResult r = run("--frames 300 --present-mode " + mode + " --policy adaptive --validation --balls 2000 --log " + log);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("validation: 0 messages, 0 errors"), std::string::npos) << r.output;
+  EXPECT_EQ(read_csv(log).size(), 301u) << "a header and one row per frame";
+}
+
+/// The ball's centre in the captured frame versus where the log says the pacer put it.
+void expect_ball_where_the_log_says(const std::string& extra) {
+  const RunResult r = run("--pixel-test --frames 30 --capture-frame 20 --capture px.ppm --log px.csv --policy adaptive " + extra);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto rows = read_csv("px.csv");
+  ASSERT_EQ(rows.size(), 31u);
+  const auto& h = rows[0];
+  const auto& row = rows[21];  // frame 20
+  ASSERT_EQ(row[column(h, "frame")], "20");
+  const double sim0 = std::stod(rows[1][column(h, "sim_prev_ms")]);  // the simulation starts at frame 0
+  const double prev = std::stod(row[column(h, "sim_prev_ms")]);
+  const double curr = std::stod(row[column(h, "sim_curr_ms")]);
+  const double alpha = std::stod(row[column(h, "interp_alpha")]);
+  // The sample's test ball: x = 40 + 400 px/s x simulated time, drawn at prev + alpha x (curr - prev).
+  const double shown_ms = (prev - sim0) + alpha * (curr - prev);
+  const double expect_x = 40.0 + 400.0 * shown_ms / 1000.0;
+
+  const Image img = read_ppm("px.ppm");
+  ASSERT_GT(img.width, 0) << "px.ppm is not a P6 image";
+  double sx = 0, sy = 0, n = 0;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const unsigned char* p = &img.rgb[static_cast<std::size_t>((y * img.width + x) * 3)];
+      if (p[0] > 128 && p[1] < 64 && p[2] < 64) {
+        sx += x + 0.5;
+        sy += y + 0.5;
+        n += 1;
+      }
+    }
+  ASSERT_GT(n, 20) << "no red ball in the captured frame";
+  EXPECT_NEAR(sx / n, expect_x, 1.0) << "alpha " << alpha << ", shown " << shown_ms << " ms";
+  EXPECT_NEAR(sy / n, img.height / 2.0, 1.0);
+  EXPECT_GT(std::abs(alpha - 1.0), 1e-9) << "pick a frame that really blends";
+}
+
+}  // namespace
+
+TEST(VulkanSample, ImmediateWithValidation) { expect_clean_run("immediate"); }
+TEST(VulkanSample, FifoWithValidation) { expect_clean_run("fifo"); }
+TEST(VulkanSample, MailboxWithValidation) { expect_clean_run("mailbox"); }
+
+TEST(VulkanSample, ResizeMidRun) {
+  const RunResult r = run("--frames 240 --present-mode fifo --validation --resize-at 80 --log vk_resize.csv");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("validation: 0 messages, 0 errors"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("resized the window to 640x360"), std::string::npos) << r.output;
+  EXPECT_EQ(read_csv("vk_resize.csv").size(), 241u);
+}
+
+TEST(VulkanSample, InterpolationReachesTheScreenHeadless) { expect_ball_where_the_log_says("--headless"); }
+TEST(VulkanSample, InterpolationReachesTheScreenWindowed) { expect_ball_where_the_log_says("--present-mode fifo"); }
+
+TEST(VulkanSample, BadFlagIsAUsageError) {
+  const RunResult r = run("--present-mode sideways");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--present-mode: expected fifo|fifo-relaxed|mailbox|immediate"), std::string::npos);
+}
+
+TEST(VulkanSample, UnwritableLogIsARuntimeError) {
+  const RunResult r = run("--headless --frames 5 --log /nonexistent-dir/run.csv");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("cannot write log '/nonexistent-dir/run.csv'"), std::string::npos) << r.output;
+}
