@@ -1,0 +1,80 @@
+// pacer/exports.hpp - the frame records in the formats users' tools already open.
+//
+// Every format is an export of the same FrameRecords (docs/log-format.md):
+//   native      the pacing log of design.md section 3 (pacer/log_writer.hpp)
+//   presentmon  PresentMon 1.x CSV, the layout CapFrameX opens
+//   mangohud    MangoHud's CSV: system-info header, its values, then the frame columns
+// plus a Chrome/Perfetto trace (trace-event JSON) and a sidecar JSON of run metadata.
+//
+//   pacer::RunInfo info{.application = "bouncing_balls", .policy = "adaptive"};
+//   auto sink = pacer::make_log_sink(pacer::LogFormat::presentmon, file, info);
+//   sink->write(record);  ...  sink->finish();
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pacer/pacer.hpp"
+
+namespace pacer {
+
+enum class LogFormat { native, presentmon, mangohud };
+std::optional<LogFormat> parse_log_format(std::string_view name);
+
+/// Run metadata: the sidecar JSON, and the fields the exports need.
+struct RunInfo {
+  std::string application = "framepacer";
+  std::string policy;
+  std::string present_mode;   ///< fifo, fifo-relaxed, mailbox, immediate, or a virtual display spec
+  std::string device;
+  std::string version;
+  std::uint64_t process_id = 0;
+  std::uint64_t swapchain_address = 0x1000;  ///< a constant for the run: recreation does not change it
+  std::vector<std::pair<std::string, std::string>> config;  ///< other settings, as text
+};
+
+/// Writes records incrementally in one format.
+class FrameLogSink {
+ public:
+  virtual ~FrameLogSink() = default;
+  virtual void write(const FrameRecord& r) = 0;
+  /// After the last record (the Chrome trace closes its JSON array here).
+  virtual void finish() {}
+};
+
+std::unique_ptr<FrameLogSink> make_log_sink(LogFormat format, std::ostream& out, const RunInfo& info);
+
+/// The exact PresentMon 1.x header (no newline).
+std::string_view presentmon_header();
+
+/// Chrome/Perfetto trace events: a slice per frame with render, update and wait slices
+/// inside, instants for interval events and stutters, counters for interval and frame time.
+class ChromeTraceWriter final : public FrameLogSink {
+ public:
+  ChromeTraceWriter(std::ostream& out, const RunInfo& info);
+  void write(const FrameRecord& r) override;
+  void finish() override;
+
+ private:
+  void event(const std::string& body);
+  std::ostream& out_;
+  bool first_ = true;
+  bool finished_ = false;
+  std::optional<Nanos> last_shown_;
+  double average_ms_ = 0;  ///< moving average of frame intervals (stutter instants)
+  int seen_ = 0;
+};
+
+/// {"application": ..., "policy": ..., ...}
+void write_run_metadata(std::ostream& out, const RunInfo& info);
+
+/// A JSON string literal with escaping.
+std::string json_string(std::string_view s);
+
+}  // namespace pacer

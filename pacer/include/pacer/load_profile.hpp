@@ -1,0 +1,76 @@
+// pacer/load_profile.hpp - workloads: a cost per frame, from a one-line spec.
+//
+// Shared by pacer-sim (virtual costs) and the samples (real CPU work, GPU fragment
+// work). Specs (docs/load-profiles.md):
+//   constant:MS                      MS every frame
+//   step:A,B@F                       A before frame F, B from frame F on
+//   spike:BASE,PEAK/EVERY            BASE, with PEAK every EVERY-th frame (frames EVERY-1, 2*EVERY-1, ...)
+//   ramp:A,B@F                       linear from A at frame 0 to B at frame F, then B
+//   sine:MEAN,AMP/PERIOD             MEAN + AMP * sin(2 pi frame / PERIOD), never below 0
+//   walk:MEAN,STEP[,seed=N]          random walk around MEAN (+-STEP per frame, pulled back to MEAN)
+//   trace:FILE[,col=NAME][,scale=K][,loop]   a column of a CSV trace (frame_ms by default)
+//   seq:N*SPEC;N*SPEC;...;SPEC       each SPEC for N frames, the last one for ever
+//
+//   pacer::LoadProfile p = pacer::LoadProfile::parse("spike:3,40/120", open_file);
+//   pacer::Nanos cost = p.at(frame);
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <istream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pacer/simulator.hpp"
+#include "pacer/time.hpp"
+
+namespace pacer {
+
+/// A malformed spec or trace; what() is one line, naming the trace line where there is one.
+class LoadSpecError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Opens a trace file for reading; returns nullptr when it cannot. pacer never opens files:
+/// the caller passes this in (tools use std::ifstream).
+using TraceOpener = std::function<std::unique_ptr<std::istream>(const std::string& path)>;
+
+/// Reads one numeric column of a CSV trace (header line first). Throws LoadSpecError naming
+/// `name:LINE` for a line that is not a number or a missing column.
+std::vector<double> read_trace_column(std::istream& in, std::string_view name, std::string_view column);
+
+class LoadProfile {
+ public:
+  /// A zero load.
+  LoadProfile();
+  static LoadProfile parse(std::string_view spec, const TraceOpener& open);
+  static LoadProfile constant(double ms);
+
+  /// The cost of frame `frame` (>= 0), rounded to whole nanoseconds.
+  Nanos at(std::int64_t frame) const;
+  /// The same in milliseconds.
+  double ms_at(std::int64_t frame) const;
+  const std::string& spec() const { return spec_; }
+
+  struct Node;  ///< implementation detail (shared, immutable after parse)
+
+ private:
+  std::shared_ptr<const Node> node_;
+  std::string spec_;
+};
+
+/// The load of a scene: CPU cost per render, CPU cost per update, GPU work per frame.
+struct LoadSet {
+  LoadProfile render;
+  LoadProfile update;
+  LoadProfile gpu;  ///< units of the renderer's fragment knob, not milliseconds
+};
+
+/// Virtual costs for the simulator: render cost by frame, update cost by the frame it runs in.
+SimCosts sim_costs(const LoadSet& load);
+
+}  // namespace pacer

@@ -1,0 +1,205 @@
+#include "pacer/exports.hpp"
+
+#include <cstdio>
+
+#include "pacer/log_writer.hpp"
+#include "pacer/stats.hpp"
+
+namespace pacer {
+
+std::optional<LogFormat> parse_log_format(std::string_view name) {
+  if (name == "native") return LogFormat::native;
+  if (name == "presentmon") return LogFormat::presentmon;
+  if (name == "mangohud") return LogFormat::mangohud;
+  return std::nullopt;
+}
+
+std::string_view presentmon_header() {
+  return "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,"
+         "msInPresentAPI,msBetweenPresents,AllowsTearing,PresentMode,msUntilRenderComplete,msUntilDisplayed,"
+         "msBetweenDisplayChange";
+}
+
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+class NativeSink final : public FrameLogSink {
+ public:
+  explicit NativeSink(std::ostream& out) : writer_{out} {}
+  void write(const FrameRecord& r) override { writer_.write(r); }
+
+ private:
+  NativeLogWriter writer_;
+};
+
+/// PresentMon 1.x: one row per present. What this engine does not measure is NA.
+class PresentMonSink final : public FrameLogSink {
+ public:
+  PresentMonSink(std::ostream& out, const RunInfo& info) : out_{out}, info_{info} {
+    out_ << presentmon_header() << '\n';
+    char addr[32];
+    std::snprintf(addr, sizeof addr, "0x%016llX", static_cast<unsigned long long>(info.swapchain_address));
+    address_ = addr;
+    const bool vsync = info.present_mode.rfind("fifo", 0) == 0;
+    sync_interval_ = vsync ? "1" : "0";
+    tearing_ = info.present_mode == "immediate" ? "1" : "0";
+  }
+  void write(const FrameRecord& r) override {
+    const std::string between = last_present_ ? fixed(to_ms(r.present - *last_present_), 4) : "0.0000";
+    std::string until_displayed = "NA", between_display = "NA";
+    if (r.display) {
+      until_displayed = fixed(to_ms(*r.display - r.present), 4);
+      if (last_display_) between_display = fixed(to_ms(*r.display - *last_display_), 4);
+      last_display_ = r.display;
+    }
+    out_ << info_.application << ',' << info_.process_id << ',' << address_ << ",Vulkan," << sync_interval_
+         << ",0,0," << fixed(to_ms(r.present) / 1000.0, 6) << ",NA," << between << ',' << tearing_
+         << ",Unknown,NA," << until_displayed << ',' << between_display << '\n';
+    last_present_ = r.present;
+  }
+
+ private:
+  std::ostream& out_;
+  const RunInfo info_;
+  std::string address_, sync_interval_, tearing_;
+  std::optional<Nanos> last_present_, last_display_;
+};
+
+/// MangoHud: a line of system-info names, a line of their values, then the frame columns.
+class MangoHudSink final : public FrameLogSink {
+ public:
+  MangoHudSink(std::ostream& out, const RunInfo& info) : out_{out} {
+    out_ << "os,cpu,gpu,ram,kernel,driver,cpuscheduler\n";
+    out_ << "Linux,," << csv_safe(info.device) << ",,,,\n";
+    out_ << "fps,frametime,cpu_load,gpu_load,cpu_temp,gpu_temp,gpu_core_clock,gpu_mem_clock,gpu_vram_used,"
+            "gpu_power,ram_used,swap_used,process_rss,elapsed\n";
+  }
+  void write(const FrameRecord& r) override {
+    const Nanos shown = shown_time(r);
+    if (last_) {
+      const double frametime = to_ms(shown - *last_);
+      const double fps = frametime > 0 ? 1000.0 / frametime : 0;
+      // elapsed: nanoseconds since the run start, as MangoHud writes it.
+      out_ << fixed(fps, 4) << ',' << fixed(frametime, 4) << ",0,0,0,0,0,0,0,0,0,0,0," << shown.count() << '\n';
+    }
+    last_ = shown;
+  }
+
+ private:
+  static std::string csv_safe(std::string s) {
+    for (char& c : s)
+      if (c == ',' || c == '\n') c = ' ';
+    return s;
+  }
+  std::ostream& out_;
+  std::optional<Nanos> last_;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameLogSink> make_log_sink(LogFormat format, std::ostream& out, const RunInfo& info) {
+  switch (format) {
+    case LogFormat::presentmon: return std::make_unique<PresentMonSink>(out, info);
+    case LogFormat::mangohud: return std::make_unique<MangoHudSink>(out, info);
+    case LogFormat::native: break;
+  }
+  return std::make_unique<NativeSink>(out);
+}
+
+// ---------------------------------------------------------------- Chrome trace
+
+ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, const RunInfo& info) : out_{out} {
+  out_ << "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"application\":" << json_string(info.application)
+       << ",\"policy\":" << json_string(info.policy) << "},\"traceEvents\":[\n";
+  event("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,\"args\":{\"name\":" +
+        json_string(info.application) + "}}");
+}
+
+void ChromeTraceWriter::event(const std::string& body) {
+  if (!first_) out_ << ",\n";
+  out_ << body;
+  first_ = false;
+}
+
+void ChromeTraceWriter::write(const FrameRecord& r) {
+  auto us = [](Nanos t) { return fixed(static_cast<double>(t.count()) / 1000.0, 3); };
+  const Nanos end = r.cpu_start + r.render + r.update + r.pacer_wait;
+  const std::string frame = std::to_string(r.frame);
+  auto slice = [&](const std::string& name, Nanos start, Nanos dur, const std::string& args) {
+    event("{\"name\":" + json_string(name) + ",\"cat\":\"frame\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":" + us(start) +
+          ",\"dur\":" + us(dur) + (args.empty() ? "" : ",\"args\":{" + args + "}") + "}");
+  };
+  slice("frame " + frame, r.cpu_start, end - r.cpu_start,
+        "\"alpha\":" + fixed(r.alpha, 6) + ",\"interval_ms\":" + fixed(to_ms(r.interval), 6) +
+            ",\"sim_steps\":" + std::to_string(r.sim_steps) + ",\"events\":" + json_string(format_events(r.events)));
+  slice("render", r.cpu_start, r.render, "");
+  if (r.update > Nanos::zero()) slice("update x" + std::to_string(r.sim_steps), r.cpu_start + r.render, r.update, "");
+  if (r.pacer_wait > Nanos::zero()) slice("wait", r.cpu_start + r.render + r.update, r.pacer_wait, "");
+  if (r.events != event_none)
+    event("{\"name\":" + json_string(format_events(r.events)) + ",\"cat\":\"interval\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"ts\":" +
+          us(r.cpu_start) + "}");
+  event("{\"name\":\"interval_ms\",\"ph\":\"C\",\"pid\":1,\"ts\":" + us(r.cpu_start) + ",\"args\":{\"interval\":" +
+        fixed(to_ms(r.interval), 6) + "}}");
+  const Nanos shown = shown_time(r);
+  if (last_shown_) {
+    const double frame_ms = to_ms(shown - *last_shown_);
+    event("{\"name\":\"frame_ms\",\"ph\":\"C\",\"pid\":1,\"ts\":" + us(shown) + ",\"args\":{\"frame\":" +
+          fixed(frame_ms, 6) + "}}");
+    // The stutter rule of the stats (over 2.5 x the recent average), against a running average of ~20 frames.
+    if (seen_ > 0 && frame_ms > 2.5 * average_ms_)
+      event("{\"name\":\"stutter\",\"cat\":\"stutter\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":1,\"ts\":" + us(shown) +
+            ",\"args\":{\"frame_ms\":" + fixed(frame_ms, 3) + "}}");
+    ++seen_;
+    const int n = seen_ < 20 ? seen_ : 20;
+    average_ms_ += (frame_ms - average_ms_) / n;
+  }
+  last_shown_ = shown;
+}
+
+void ChromeTraceWriter::finish() {
+  if (finished_) return;
+  finished_ = true;
+  out_ << "\n]}\n";
+}
+
+void write_run_metadata(std::ostream& out, const RunInfo& info) {
+  out << "{\n  \"application\": " << json_string(info.application) << ",\n  \"policy\": " << json_string(info.policy)
+      << ",\n  \"present_mode\": " << json_string(info.present_mode) << ",\n  \"device\": " << json_string(info.device)
+      << ",\n  \"version\": " << json_string(info.version) << ",\n  \"process_id\": " << info.process_id
+      << ",\n  \"config\": {";
+  bool first = true;
+  for (const auto& [k, v] : info.config) {
+    out << (first ? "\n    " : ",\n    ") << json_string(k) << ": " << json_string(v);
+    first = false;
+  }
+  out << (first ? "}" : "\n  }") << "\n}\n";
+}
+
+}  // namespace pacer

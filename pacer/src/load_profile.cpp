@@ -1,0 +1,266 @@
+#include "pacer/load_profile.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <sstream>
+
+namespace pacer {
+
+struct LoadProfile::Node {
+  enum class Kind { constant, step, spike, ramp, sine, walk, trace, seq } kind = Kind::constant;
+  double a = 0, b = 0;
+  std::int64_t n = 1;
+  std::uint64_t seed = 1;
+  std::vector<double> values;  ///< trace samples, or the walk's precomputed path
+  bool loop = false;
+  std::vector<std::pair<std::int64_t, std::shared_ptr<const Node>>> parts;  ///< seq: (frames, node)
+  mutable std::mutex walk_mutex;
+  mutable std::vector<double> walk;
+
+  double at(std::int64_t f) const;
+};
+
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return std::string{s};
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t at = s.find(sep, start);
+    out.push_back(trim(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start)));
+    if (at == std::string_view::npos) break;
+    start = at + 1;
+  }
+  return out;
+}
+
+bool to_number(const std::string& text, double& out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && std::isfinite(out);
+}
+
+double number(const std::string& text, std::string_view spec, std::string_view what) {
+  double v = 0;
+  if (!to_number(text, v) || v < 0)
+    throw LoadSpecError("load spec '" + std::string(spec) + "': " + std::string(what) + " '" + text +
+                        "' is not a non-negative number");
+  return v;
+}
+
+std::int64_t count(const std::string& text, std::string_view spec, std::string_view what) {
+  const double v = number(text, spec, what);
+  if (v < 1 || v != std::floor(v) || v > 1e12)
+    throw LoadSpecError("load spec '" + std::string(spec) + "': " + std::string(what) + " '" + text +
+                        "' is not a positive whole number");
+  return static_cast<std::int64_t>(v);
+}
+
+/// "A,B@F" -> {A, B, F}
+void pair_at(const std::string& body, std::string_view spec, double& a, double& b, std::int64_t& f) {
+  const auto at = body.find('@');
+  if (at == std::string::npos) throw LoadSpecError("load spec '" + std::string(spec) + "': expected A,B@FRAME");
+  const auto ab = split(std::string_view{body}.substr(0, at), ',');
+  if (ab.size() != 2) throw LoadSpecError("load spec '" + std::string(spec) + "': expected A,B@FRAME");
+  a = number(ab[0], spec, "A");
+  b = number(ab[1], spec, "B");
+  f = count(body.substr(at + 1), spec, "FRAME");
+}
+
+/// "A,B/N" -> {A, B, N}
+void pair_per(const std::string& body, std::string_view spec, double& a, double& b, std::int64_t& n) {
+  const auto slash = body.find('/');
+  if (slash == std::string::npos) throw LoadSpecError("load spec '" + std::string(spec) + "': expected A,B/N");
+  const auto ab = split(std::string_view{body}.substr(0, slash), ',');
+  if (ab.size() != 2) throw LoadSpecError("load spec '" + std::string(spec) + "': expected A,B/N");
+  a = number(ab[0], spec, "first value");
+  b = number(ab[1], spec, "second value");
+  n = count(body.substr(slash + 1), spec, "period");
+}
+
+std::uint64_t splitmix(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+std::shared_ptr<const LoadProfile::Node> parse_node(std::string_view spec, const TraceOpener& open);
+
+}  // namespace
+
+double LoadProfile::Node::at(std::int64_t f) const {
+  f = std::max<std::int64_t>(f, 0);
+  switch (kind) {
+    case Kind::constant: return a;
+    case Kind::step: return f < n ? a : b;
+    case Kind::spike: return (f + 1) % n == 0 ? b : a;
+    case Kind::ramp: return f >= n ? b : a + (b - a) * static_cast<double>(f) / static_cast<double>(n);
+    case Kind::sine:
+      return std::max(0.0, a + b * std::sin(2.0 * 3.14159265358979323846 * static_cast<double>(f) / static_cast<double>(n)));
+    case Kind::walk: {
+      std::lock_guard lock{walk_mutex};
+      std::uint64_t state = seed + walk.size() * 0x9e3779b97f4a7c15ULL;
+      while (static_cast<std::int64_t>(walk.size()) <= f) {
+        const double prev = walk.empty() ? a : walk.back();
+        const double u = static_cast<double>(splitmix(state) >> 11) * 0x1.0p-53;  // [0, 1)
+        // A step of +-b, pulled a tenth of the way back to the mean so it never wanders off.
+        walk.push_back(std::max(0.0, prev + b * (2.0 * u - 1.0) + 0.1 * (a - prev)));
+      }
+      return walk[static_cast<std::size_t>(f)];
+    }
+    case Kind::trace: {
+      const auto size = static_cast<std::int64_t>(values.size());
+      if (loop) return values[static_cast<std::size_t>(f % size)];
+      return values[static_cast<std::size_t>(std::min(f, size - 1))];
+    }
+    case Kind::seq:
+      for (const auto& [frames, node] : parts) {
+        if (frames <= 0 || f < frames) return node->at(f);
+        f -= frames;
+      }
+      return parts.back().second->at(f);
+  }
+  return 0;
+}
+
+std::vector<double> read_trace_column(std::istream& in, std::string_view name, std::string_view column) {
+  std::string line;
+  if (!std::getline(in, line)) throw LoadSpecError(std::string(name) + ":1: empty trace (no header line)");
+  const auto header = split(line, ',');
+  const auto it = std::find(header.begin(), header.end(), column);
+  if (it == header.end())
+    throw LoadSpecError(std::string(name) + ":1: no column '" + std::string(column) + "' in the header");
+  const auto col = static_cast<std::size_t>(it - header.begin());
+  std::vector<double> values;
+  for (std::size_t number_of_line = 2; std::getline(in, line); ++number_of_line) {
+    if (trim(line).empty()) continue;
+    const auto cells = split(line, ',');
+    double v = 0;
+    if (col >= cells.size())
+      throw LoadSpecError(std::string(name) + ":" + std::to_string(number_of_line) + ": no value in column " +
+                          std::string(column));
+    if (!to_number(cells[col], v) || v < 0)
+      throw LoadSpecError(std::string(name) + ":" + std::to_string(number_of_line) + ": '" + cells[col] +
+                          "' is not a number in column " + std::string(column));
+    values.push_back(v);
+  }
+  if (values.empty()) throw LoadSpecError(std::string(name) + ": no samples in column " + std::string(column));
+  return values;
+}
+
+namespace {
+
+std::shared_ptr<const LoadProfile::Node> parse_node(std::string_view spec, const TraceOpener& open) {
+  using Kind = LoadProfile::Node::Kind;
+  auto node = std::make_shared<LoadProfile::Node>();
+  const auto colon = spec.find(':');
+  if (colon == std::string_view::npos)
+    throw LoadSpecError("load spec '" + std::string(spec) +
+                        "': expected KIND:ARGS (constant, step, spike, ramp, sine, walk, trace, seq)");
+  const std::string kind = trim(spec.substr(0, colon));
+  const std::string body = trim(spec.substr(colon + 1));
+  if (kind == "constant") {
+    node->kind = Kind::constant;
+    node->a = number(body, spec, "value");
+  } else if (kind == "step") {
+    node->kind = Kind::step;
+    pair_at(body, spec, node->a, node->b, node->n);
+  } else if (kind == "ramp") {
+    node->kind = Kind::ramp;
+    pair_at(body, spec, node->a, node->b, node->n);
+  } else if (kind == "spike") {
+    node->kind = Kind::spike;
+    pair_per(body, spec, node->a, node->b, node->n);
+  } else if (kind == "sine") {
+    node->kind = Kind::sine;
+    pair_per(body, spec, node->a, node->b, node->n);
+  } else if (kind == "walk") {
+    node->kind = Kind::walk;
+    const auto args = split(body, ',');
+    if (args.size() < 2 || args.size() > 3) throw LoadSpecError("load spec '" + std::string(spec) + "': expected walk:MEAN,STEP[,seed=N]");
+    node->a = number(args[0], spec, "MEAN");
+    node->b = number(args[1], spec, "STEP");
+    if (args.size() == 3) {
+      if (args[2].rfind("seed=", 0) != 0) throw LoadSpecError("load spec '" + std::string(spec) + "': expected seed=N");
+      node->seed = static_cast<std::uint64_t>(count(args[2].substr(5), spec, "seed"));
+    }
+  } else if (kind == "trace") {
+    node->kind = Kind::trace;
+    const auto args = split(body, ',');
+    if (args.empty() || args[0].empty()) throw LoadSpecError("load spec '" + std::string(spec) + "': expected trace:FILE[,col=NAME][,scale=K][,loop]");
+    std::string column = "frame_ms";
+    double scale = 1.0;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      if (args[i].rfind("col=", 0) == 0) column = args[i].substr(4);
+      else if (args[i].rfind("scale=", 0) == 0) scale = number(args[i].substr(6), spec, "scale");
+      else if (args[i] == "loop") node->loop = true;
+      else throw LoadSpecError("load spec '" + std::string(spec) + "': unknown trace option '" + args[i] + "'");
+    }
+    auto in = open ? open(args[0]) : nullptr;
+    if (!in || !*in) throw LoadSpecError("load spec '" + std::string(spec) + "': cannot read trace '" + args[0] + "'");
+    node->values = read_trace_column(*in, args[0], column);
+    for (double& v : node->values) v *= scale;
+  } else if (kind == "seq") {
+    node->kind = Kind::seq;
+    const auto items = split(body, ';');
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string& item = items[i];
+      const auto star = item.find('*');
+      const auto item_colon = item.find(':');
+      std::int64_t frames = 0;  // 0: for ever (the last item)
+      std::string sub = item;
+      if (star != std::string::npos && (item_colon == std::string::npos || star < item_colon)) {
+        frames = count(item.substr(0, star), spec, "frame count");
+        sub = item.substr(star + 1);
+      } else if (i + 1 != items.size()) {
+        throw LoadSpecError("load spec '" + std::string(spec) + "': every part but the last needs N*SPEC");
+      }
+      node->parts.emplace_back(frames, parse_node(sub, open));
+    }
+  } else {
+    throw LoadSpecError("load spec '" + std::string(spec) + "': unknown kind '" + kind +
+                        "' (constant, step, spike, ramp, sine, walk, trace, seq)");
+  }
+  return node;
+}
+
+}  // namespace
+
+LoadProfile::LoadProfile() : node_{std::make_shared<Node>()} {}
+
+LoadProfile LoadProfile::parse(std::string_view spec, const TraceOpener& open) {
+  LoadProfile p;
+  p.node_ = parse_node(spec, open);
+  p.spec_ = std::string(spec);
+  return p;
+}
+
+LoadProfile LoadProfile::constant(double ms) {
+  auto node = std::make_shared<Node>();
+  node->a = ms;
+  LoadProfile p;
+  p.node_ = std::move(node);
+  std::ostringstream s;
+  s << "constant:" << ms;
+  p.spec_ = s.str();
+  return p;
+}
+
+double LoadProfile::ms_at(std::int64_t frame) const { return node_->at(frame); }
+Nanos LoadProfile::at(std::int64_t frame) const { return from_ms(ms_at(frame)); }
+
+SimCosts sim_costs(const LoadSet& load) {
+  return {[r = load.render](std::int64_t f) { return r.at(f); },
+          [u = load.update](std::int64_t f, std::int64_t) { return u.at(f); }};
+}
+
+}  // namespace pacer
