@@ -9,13 +9,14 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 
 #include "engine/clock.hpp"
 #include "engine/loop.hpp"
 #include "engine/status.hpp"
 #include "engine/vulkan_target.hpp"
 #include "engine/waiter.hpp"
-#include "pacer/log_writer.hpp"
+#include "pacer/exports.hpp"
 #include "pacer/policies.hpp"
 #include "renderer/renderer.hpp"
 
@@ -65,32 +66,76 @@ class Window {
   bool resized_ = false;
 };
 
-/// Writes the pacing log as records complete; flushed each second and at exit.
-class LogFile {
+/// An output file written as records complete: flushed each second and at exit, and a
+/// failed write is an error, not a silent loss.
+class OutFile {
  public:
-  explicit LogFile(const std::string& path) : path_{path} {
+  OutFile(const std::string& path, const char* what) : path_{path} {
     if (path.empty()) return;
     file_.open(path, std::ios::out | std::ios::trunc);
-    if (!file_) throw std::runtime_error("cannot write log '" + path + "'");
-    writer_.emplace(file_);
+    if (!file_) throw std::runtime_error(std::string{"cannot write "} + what + " '" + path + "'");
   }
-  void write(const pacer::FrameRecord& r) {
-    if (!writer_) return;
-    writer_->write(r);
-    if (++since_flush_ >= 64) flush();
-  }
+  bool is_open() const { return file_.is_open(); }
+  std::ostream& stream() { return file_; }
   void flush() {
-    if (!writer_) return;
+    if (!file_.is_open()) return;
     file_.flush();
-    since_flush_ = 0;
-    if (!file_) throw std::runtime_error("writing log '" + path_ + "' failed");
+    if (!file_) throw std::runtime_error("writing '" + path_ + "' failed");
   }
 
  private:
   std::string path_;
   std::ofstream file_;
-  std::optional<pacer::NativeLogWriter> writer_;
-  int since_flush_ = 0;
+};
+
+/// The pacing log in the chosen format, the Chrome trace, and (at the end) the sidecar JSON.
+class Outputs {
+ public:
+  Outputs(const Options& o, pacer::RunInfo info)
+      : log_{o.log_path, "log"}, trace_{o.trace_path, "trace"}, info_{std::move(info)},
+        format_{*pacer::parse_log_format(o.log_format)} {
+    if (!o.log_path.empty()) {
+      const auto dot = o.log_path.find_last_of('.');
+      const auto slash = o.log_path.find_last_of('/');
+      const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+      meta_path_ = (has_ext ? o.log_path.substr(0, dot) : o.log_path) + ".meta.json";
+    }
+  }
+  void write(const pacer::FrameRecord& r) {
+    open_sinks();
+    if (log_sink_) log_sink_->write(r);
+    if (trace_sink_) trace_sink_->write(r);
+  }
+  void flush() {
+    log_.flush();
+    trace_.flush();
+  }
+  /// Closes the formats and writes the sidecar: run metadata and the summary.
+  void finish(const pacer::Summary* summary) {
+    open_sinks();  // a run with no frame still gets its headers
+    if (log_sink_) log_sink_->finish();
+    if (trace_sink_) trace_sink_->finish();
+    flush();
+    if (meta_path_.empty()) return;
+    OutFile meta{meta_path_, "run metadata"};
+    pacer::write_run_metadata(meta.stream(), info_, summary);
+    meta.flush();
+  }
+  pacer::RunInfo& info() { return info_; }
+
+ private:
+  /// Created at the first record, once the device and the present mode are known.
+  void open_sinks() {
+    if (!log_sink_ && log_.is_open()) log_sink_ = pacer::make_log_sink(format_, log_.stream(), info_);
+    if (!trace_sink_ && trace_.is_open()) trace_sink_ = std::make_unique<pacer::ChromeTraceWriter>(trace_.stream(), info_);
+  }
+
+  OutFile log_, trace_;
+  pacer::RunInfo info_;
+  pacer::LogFormat format_;
+  std::unique_ptr<pacer::FrameLogSink> log_sink_;
+  std::unique_ptr<pacer::ChromeTraceWriter> trace_sink_;
+  std::string meta_path_;
 };
 
 renderer::PresentMode present_mode_of(const std::string& name) {
@@ -108,11 +153,23 @@ std::size_t policy_index(std::string_view name) {
 
 int run_app(const Options& o, Scene& scene, std::string_view app_name) {
   spdlog::set_pattern("[%H:%M:%S.%e] [%^%l%$] %v");
-  std::optional<LogFile> log;
+  std::optional<Outputs> log;
   std::optional<StatusReporter> status;
   int exit_code = 0;
   try {
-    log.emplace(o.log_path);
+    pacer::RunInfo info;
+    info.application = std::string{app_name};
+    info.policy = o.policy;
+    info.present_mode = o.present_mode;
+    info.version = FP_VERSION;
+    info.process_id = static_cast<std::uint64_t>(getpid());
+    info.config = {{"step_ms", std::to_string(pacer::to_ms(o.pacing.sim.step))},
+                   {"max_steps_per_frame", std::to_string(o.pacing.sim.max_steps_per_frame)},
+                   {"initial_interval_ms", std::to_string(pacer::to_ms(o.pacing.adaptive.initial_interval))},
+                   {"load", o.load_description},
+                   {"headless", o.headless ? "true" : "false"},
+                   {"waiter", o.waiter}};
+    log.emplace(o, std::move(info));
     status.emplace(o.quiet);
 
     std::unique_ptr<Window> window;
@@ -126,6 +183,8 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     rc.width = o.width;
     rc.height = o.height;
     auto gpu = renderer::Renderer::create(rc, window ? window->handle() : nullptr);
+    log->info().device = gpu->device_name();
+    log->info().present_mode = std::string{renderer::to_string(gpu->present_mode())};
     spdlog::info("{}: device '{}', present mode {}, {}x{}, policy {}", app_name, gpu->device_name(),
                  renderer::to_string(gpu->present_mode()), gpu->extent().width, gpu->extent().height, o.policy);
 
@@ -221,9 +280,8 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     limits.max_frames = o.frames;
     if (o.duration_s > 0) limits.max_duration = pacer::from_ms(o.duration_s * 1000.0);
     const RunResult result = loop.run(limits);
-    log->flush();
-
     const pacer::Summary s = status->summarize_run(std::min<std::int64_t>(30, result.frames / 10));
+    log->finish(&s);
     spdlog::info("summary: {} frames in {:.2f} s, {}", result.frames, pacer::to_ms(result.duration) / 1000.0,
                  StatusReporter::status_line(s, loop.pacer()->interval()));
     spdlog::info("summary: p50 |anim err| {:.3f} ms, lateness p50 {:.3f} ms p99 {:.3f} ms, stutter {:.2f}% of time, "
@@ -250,7 +308,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
   } catch (const std::exception& e) {
     if (log) {
       try {
-        log->flush();
+        log->finish(nullptr);
       } catch (const std::exception&) {
       }
     }

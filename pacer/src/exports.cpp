@@ -189,7 +189,7 @@ void ChromeTraceWriter::finish() {
   out_ << "\n]}\n";
 }
 
-void write_run_metadata(std::ostream& out, const RunInfo& info) {
+void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* summary) {
   out << "{\n  \"application\": " << json_string(info.application) << ",\n  \"policy\": " << json_string(info.policy)
       << ",\n  \"present_mode\": " << json_string(info.present_mode) << ",\n  \"device\": " << json_string(info.device)
       << ",\n  \"version\": " << json_string(info.version) << ",\n  \"process_id\": " << info.process_id
@@ -199,7 +199,26 @@ void write_run_metadata(std::ostream& out, const RunInfo& info) {
     out << (first ? "\n    " : ",\n    ") << json_string(k) << ": " << json_string(v);
     first = false;
   }
-  out << (first ? "}" : "\n  }") << "\n}\n";
+  out << (first ? "}" : "\n  }");
+  if (summary) {
+    const Summary& m = *summary;
+    const std::pair<const char*, double> fields[] = {
+        {"frames", static_cast<double>(m.frames)}, {"duration_ms", m.duration_ms}, {"average_fps", m.average_fps},
+        {"interval_mean_ms", m.interval_mean_ms}, {"interval_p50_ms", m.interval_p50_ms},
+        {"interval_p99_ms", m.interval_p99_ms}, {"interval_max_ms", m.interval_max_ms},
+        {"anim_error_p50_ms", m.anim_error_p50_ms}, {"anim_error_p99_ms", m.anim_error_p99_ms},
+        {"anim_error_max_ms", m.anim_error_max_ms}, {"lateness_p50_ms", m.lateness_p50_ms},
+        {"lateness_p99_ms", m.lateness_p99_ms}, {"stutters", static_cast<double>(m.stutters)},
+        {"stutter_time_pct", m.stutter_time_pct}, {"p1_fps", m.p1_fps}, {"p01_fps", m.p01_fps},
+        {"low1_fps", m.low1_fps}, {"low01_fps", m.low01_fps}, {"busy_share", m.busy_share},
+        {"wait_share", m.wait_share}, {"interval_changes_per_min", m.interval_changes_per_min},
+        {"sim_steps", static_cast<double>(m.sim_steps)}, {"dropped_ms", m.dropped_ms}};
+    out << ",\n  \"summary\": {";
+    for (std::size_t i = 0; i < std::size(fields); ++i)
+      out << (i == 0 ? "\n    " : ",\n    ") << json_string(fields[i].first) << ": " << fixed(fields[i].second, 6);
+    out << "\n  }";
+  }
+  out << "\n}\n";
 }
 
 }  // namespace pacer

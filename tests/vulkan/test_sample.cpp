@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -136,4 +138,54 @@ TEST(VulkanSample, UnwritableLogIsARuntimeError) {
   const RunResult r = run("--headless --frames 5 --log /nonexistent-dir/run.csv");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("cannot write log '/nonexistent-dir/run.csv'"), std::string::npos) << r.output;
+}
+
+TEST(LoadSweep, WritesTheNativeLogTheTraceAndTheSidecar) {
+  const std::string cmd = std::string{FP_LOAD_SWEEP} +
+                          " --duration 3 --quiet --log sweep.csv --trace sweep.json 2>&1";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  const auto rows = read_csv("sweep.csv");
+  ASSERT_GT(rows.size(), 30u);
+  EXPECT_EQ(rows[0].size(), 18u);
+  EXPECT_EQ(rows[0][0], "frame");
+  EXPECT_EQ(rows[0][17], "dropped_ms");
+  std::ifstream trace{"sweep.json"};
+  const std::string json{std::istreambuf_iterator<char>{trace}, {}};
+  EXPECT_EQ(json.rfind("{\"displayTimeUnit\"", 0), 0u);
+  EXPECT_NE(json.find("\"traceEvents\":["), std::string::npos);
+  EXPECT_EQ(json.substr(json.size() - 4), "\n]}\n") << "the trace array is closed";
+  std::ifstream meta{"sweep.meta.json"};
+  const std::string sidecar{std::istreambuf_iterator<char>{meta}, {}};
+  EXPECT_NE(sidecar.find("\"application\": \"load_sweep\""), std::string::npos) << sidecar;
+  EXPECT_NE(sidecar.find("\"summary\": {"), std::string::npos);
+}
+
+TEST(LoadSweep, PresentMonFormatWritesTheExactHeader) {
+  const std::string cmd = std::string{FP_LOAD_SWEEP} + " --headless --frames 10 --quiet --log-format presentmon --log pm.csv 2>&1";
+  ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0);
+  const auto rows = read_csv("pm.csv");
+  ASSERT_EQ(rows.size(), 11u);
+  std::ifstream in{"pm.csv"};
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header,
+            "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,"
+            "msInPresentAPI,msBetweenPresents,AllowsTearing,PresentMode,msUntilRenderComplete,msUntilDisplayed,"
+            "msBetweenDisplayChange");
+  EXPECT_EQ(rows[1][3], "Vulkan");
+}
+
+TEST(LoadSweep, MalformedTraceIsAUsageErrorNamingTheLine) {
+  { std::ofstream bad{"bad_trace.csv"}; bad << "frame_ms\n5\nfive\n"; }
+  const std::string cmd = std::string{FP_LOAD_SWEEP} + " --headless --frames 5 --render-load trace:bad_trace.csv 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+  const int status = pclose(pipe);
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_EQ(out, "load_sweep: bad_trace.csv:3: 'five' is not a number in column frame_ms\n");
 }

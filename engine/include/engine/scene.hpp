@@ -32,7 +32,11 @@ struct Circle {
 struct DrawList {
   std::vector<Circle> circles;
   std::uint32_t clear_rgba = 0x101418ff;
-  void clear() { circles.clear(); }
+  std::uint32_t gpu_load = 0;  ///< extra fragment work per pixel (the renderer's load knob)
+  void clear() {
+    circles.clear();
+    gpu_load = 0;
+  }
 };
 
 class Scene {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "pacer/pacer.hpp"
+#include "pacer/stats.hpp"
 
 namespace pacer {
 
@@ -71,8 +72,9 @@ class ChromeTraceWriter final : public FrameLogSink {
   int seen_ = 0;
 };
 
-/// {"application": ..., "policy": ..., ...}
-void write_run_metadata(std::ostream& out, const RunInfo& info);
+/// {"application": ..., "policy": ..., ..., "config": {...}, "summary": {...}}; the summary
+/// (the metrics of pacer/stats.hpp) only when given.
+void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* summary = nullptr);
 
 /// A JSON string literal with escaping.
 std::string json_string(std::string_view s);

@@ -1,0 +1,186 @@
+// samples/common/balls_scene.hpp - the scene both samples draw: balls bouncing with
+// slow fixed-step logic, rendered by interpolation, under a load profile (real CPU work
+// per render and per update, fragment work on the GPU).
+//
+//   samples::BallsScene::Config cfg;  cfg.load.render = pacer::LoadProfile::constant(4);
+//   samples::BallsScene scene{cfg};
+//   return engine::run_app(options, scene, "my_sample");
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/app.hpp"
+#include "engine/scene.hpp"
+#include "pacer/interpolation.hpp"
+#include "pacer/load_profile.hpp"
+
+namespace samples {
+
+/// splitmix64: a tiny seeded generator whose sequence is the same everywhere.
+class Random {
+ public:
+  explicit Random(std::uint64_t seed) : state_{seed} {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+ private:
+  std::uint64_t state_;
+};
+
+/// Real CPU work for the given time: the load is work, not a sleep.
+inline void burn(double ms) {
+  if (ms <= 0) return;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::nanoseconds{static_cast<std::int64_t>(ms * 1e6)};
+  volatile double sink = 1.0;
+  while (std::chrono::steady_clock::now() < end)
+    for (int i = 0; i < 64; ++i) sink = sink * 1.0000001 + 1e-9;
+}
+
+struct Ball {
+  pacer::Interpolated<pacer::Vec2> position;
+  pacer::Vec2 velocity;  ///< pixels per second
+  float radius;
+  std::uint32_t rgba;
+};
+
+class BallsScene final : public engine::Scene {
+ public:
+  struct Config {
+    int balls = 500;
+    bool pixel_test = false;
+    pacer::LoadSet load;  ///< render and update: CPU ms; gpu: fragment iterations
+    std::uint64_t seed = 1;
+  };
+  // The pixel test's one ball: it starts here and moves right at this speed, never bouncing.
+  static constexpr double test_x0 = 40.0, test_speed = 400.0, test_radius = 6.0;
+
+  explicit BallsScene(Config c) : config_{c} {}
+
+  void resize(std::uint32_t w, std::uint32_t h) override {
+    width_ = w;
+    height_ = h;
+    if (balls_.empty()) spawn();
+  }
+
+  void fixed_update(pacer::Nanos step) override {
+    burn(config_.load.update.ms_at(frame_));
+    const double dt = static_cast<double>(step.count()) / 1e9;
+    for (Ball& b : balls_) {
+      pacer::Vec2 p = b.position.current() + b.velocity * dt;
+      if (!config_.pixel_test) bounce(b, p);
+      b.position.set(p);
+    }
+  }
+
+  void render(double alpha, engine::DrawList& out) override {
+    load_ms_ = config_.load.render.ms_at(frame_) + extra_render_ms_;
+    burn(load_ms_);
+    out.gpu_load = static_cast<std::uint32_t>(std::lround(config_.load.gpu.ms_at(frame_)));
+    ++frame_;
+    out.clear_rgba = 0x000000ff;
+    out.circles.reserve(balls_.size());
+    for (const Ball& b : balls_) {
+      const pacer::Vec2 p = b.position.at(alpha);
+      out.circles.push_back({static_cast<float>(p.x), static_cast<float>(p.y), b.radius, b.rgba});
+    }
+  }
+
+  std::string adjust_load(int direction) override {
+    extra_render_ms_ = std::max(0.0, extra_render_ms_ + direction * 1.0);
+    return "render +" + std::to_string(extra_render_ms_) + " ms over the profile";
+  }
+  double load_ms() const override { return load_ms_; }
+
+ private:
+  void spawn() {
+    if (config_.pixel_test) {
+      balls_.push_back({pacer::Interpolated<pacer::Vec2>{{test_x0, height_ / 2.0}}, {test_speed, 0},
+                        static_cast<float>(test_radius), 0xff0000ff});
+      return;
+    }
+    Random rng{config_.seed};
+    for (int i = 0; i < config_.balls; ++i) {
+      const auto r = static_cast<float>(rng.uniform(4, 14));
+      const pacer::Vec2 p{rng.uniform(r, width_ - r), rng.uniform(r, height_ - r)};
+      const double angle = rng.uniform(0, 6.283185307179586), speed = rng.uniform(120, 480);
+      const auto channel = [&] { return static_cast<std::uint32_t>(rng.uniform(80, 255)); };
+      const std::uint32_t rgba = channel() << 24 | channel() << 16 | channel() << 8 | 0xffu;
+      balls_.push_back({pacer::Interpolated<pacer::Vec2>{p}, {speed * std::cos(angle), speed * std::sin(angle)}, r, rgba});
+    }
+  }
+
+  void bounce(Ball& b, pacer::Vec2& p) const {
+    const double r = b.radius, w = width_, h = height_;
+    if (p.x < r) { p.x = 2 * r - p.x; b.velocity.x = std::abs(b.velocity.x); }
+    if (p.x > w - r) { p.x = 2 * (w - r) - p.x; b.velocity.x = -std::abs(b.velocity.x); }
+    if (p.y < r) { p.y = 2 * r - p.y; b.velocity.y = std::abs(b.velocity.y); }
+    if (p.y > h - r) { p.y = 2 * (h - r) - p.y; b.velocity.y = -std::abs(b.velocity.y); }
+  }
+
+  Config config_;
+  std::int64_t frame_ = 0;        ///< renders so far: the load profiles' frame index
+  double extra_render_ms_ = 0;    ///< +/- keys
+  double load_ms_ = 0;
+  std::vector<Ball> balls_;
+  double width_ = 1280, height_ = 720;
+};
+
+
+/// Opens trace files for load specs; relative paths are tried as given, then under the
+/// repository's traces/ folder.
+inline pacer::TraceOpener trace_files() {
+  return [](const std::string& path) -> std::unique_ptr<std::istream> {
+    auto in = std::make_unique<std::ifstream>(path);
+    if (*in) return in;
+    in = std::make_unique<std::ifstream>(std::string{FP_TRACES_DIR} + "/" + path);
+    if (*in) return in;
+    return nullptr;
+  };
+}
+
+/// The command line and run of a balls sample: engine flags plus --balls, --logic-hz,
+/// --pixel-test and the load specs (docs/load-profiles.md). Exit codes as engine::run_app;
+/// a malformed load spec or trace is a usage error (2).
+inline int run_balls_sample(int argc, char** argv, const char* name, const char* description,
+                            std::string render_spec, std::string update_spec, std::string gpu_spec) {
+  engine::Cli cli{name, description};
+  BallsScene::Config scene;
+  double logic_hz = 0;
+  cli.add_int("--balls", "N", "number of balls (default 500)", scene.balls, 1, 200'000);
+  cli.add_double("--logic-hz", "HZ", "simulation rate (default 25; --step-ms sets the step directly)", logic_hz, 1, 10'000);
+  cli.add_string("--render-load", "SPEC", "CPU ms per render (default " + render_spec + ")", render_spec);
+  cli.add_string("--update-load", "SPEC", "CPU ms per update (default " + update_spec + ")", update_spec);
+  cli.add_string("--gpu-load", "SPEC", "fragment iterations per pixel (default " + gpu_spec + ")", gpu_spec);
+  cli.add_bool("--pixel-test", "one red ball moving right at 400 px/s from x=40, no bounce", scene.pixel_test);
+  engine::Options options;
+  options.pacing.sim.step = pacer::Nanos{40'000'000};  // 25 Hz logic, as in the flipcode demo
+  if (const int code = cli.parse(argc, argv, options); code >= 0) return code;
+  if (logic_hz > 0) options.pacing.sim.step = pacer::from_ms(1000.0 / logic_hz);
+  try {
+    scene.load.render = pacer::LoadProfile::parse(render_spec, trace_files());
+    scene.load.update = pacer::LoadProfile::parse(update_spec, trace_files());
+    scene.load.gpu = pacer::LoadProfile::parse(gpu_spec, trace_files());
+  } catch (const pacer::LoadSpecError& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 2;
+  }
+  options.load_description = "render " + render_spec + "; update " + update_spec + "; gpu " + gpu_spec;
+  scene.seed = options.seed;
+  BallsScene balls{scene};
+  return engine::run_app(options, balls, name);
+}
+
+}  // namespace samples

@@ -1,0 +1,18 @@
+// load_sweep: the balls scene walking through a sequence of loads - light, heavy,
+// periodic spikes, then a real game's frame times - so the render interval can be
+// seen adapting. Same flags as bouncing_balls; --render-load etc. replace the sweep.
+//
+//   load_sweep --duration 20 --log out/pacing.csv --trace out/trace.json
+#include "../common/balls_scene.hpp"
+
+int main(int argc, char** argv) {
+  return samples::run_balls_sample(
+      argc, argv, "load_sweep",
+      "The balls scene under a sweep of loads: light, heavy, spikes, a real game trace.\n"
+      "Keys: Esc quits, Space toggles interpolation, P cycles policies, +/- change the render load.",
+      // ~300 frames each: 1 ms, 12 ms, 2 ms with a 45 ms spike every 60 frames, then
+      // Cyberpunk 2077's frame times (x0.5) on a loop.
+      "seq:300*constant:1;300*constant:12;300*spike:2,45/60;"
+      "trace:frameview_cyberpunk2077_dlssperf_4k.csv,scale=0.5,loop",
+      "constant:0.2", "constant:0");
+}
