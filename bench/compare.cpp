@@ -22,7 +22,7 @@
 #include "pacer/policies.hpp"
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
-#include "trace_reader.hpp"
+#include "pacer/load_profile.hpp"
 
 namespace {
 
@@ -103,7 +103,9 @@ int main(int argc, char** argv) {
   for (const auto& file : files) {
     std::vector<Nanos> costs;
     try {
-      costs = fp_tools::read_frame_ms(file, trace_scale);
+      std::ifstream in{file};
+      if (!in) throw pacer::LoadSpecError("cannot read trace '" + file + "'");
+      for (const double ms : pacer::read_trace_column(in, file, "frame_ms")) costs.push_back(pacer::from_ms(ms * trace_scale));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "compare: %s\n", e.what());
       return 1;

@@ -19,7 +19,7 @@
 #include "pacer/policies.hpp"
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
-#include "trace_reader.hpp"
+#include "pacer/load_profile.hpp"
 
 namespace {
 
@@ -36,6 +36,8 @@ Runs a pacing policy in virtual time with fixed costs and prints a summary.
   --warmup N           frames skipped by the metrics (default 60; 0 without a display)
   --render-ms X        CPU cost of a render (default 3)
   --load-trace FILE    render cost per frame from the frame_ms column of a CSV (repeats)
+  --render-load SPEC   render cost as a load profile (docs/load-profiles.md), e.g. spike:3,40/120
+  --update-load SPEC   update cost as a load profile (by frame)
   --trace-scale K      multiplies the trace's costs (default 1)
   --update-ms Y        CPU cost of a fixed update (default 1)
   --step-ms Z          fixed simulation step (default 15.625 = 1/64 s)
@@ -79,6 +81,7 @@ struct Options {
   std::optional<std::int64_t> warmup;
   std::string trace;
   double trace_scale = 1.0;
+  std::string render_load, update_load;  ///< load profile specs
   double render_ms = 3, update_ms = 1;
   std::optional<double> interval_ms;
   std::int64_t frames = 600;
@@ -135,6 +138,10 @@ Options parse(int argc, char** argv) {
     } else if (a == "--trace-scale") {
       o.trace_scale = parse_number(a, value());
       if (o.trace_scale <= 0) throw UsageError{"--trace-scale must be > 0"};
+    } else if (a == "--render-load") {
+      o.render_load = value();
+    } else if (a == "--update-load") {
+      o.update_load = value();
     } else if (a == "--render-ms") {
       o.render_ms = parse_number(a, value());
     } else if (a == "--update-ms") {
@@ -241,17 +248,23 @@ int main(int argc, char** argv) {
     }
   }
 
-  pacer::SimCosts costs = pacer::SimCosts::fixed(pacer::from_ms(o.render_ms), pacer::from_ms(o.update_ms));
-  if (!o.trace.empty()) {
-    std::vector<pacer::Nanos> trace;
-    try {
-      trace = fp_tools::read_frame_ms(o.trace, o.trace_scale);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "pacer-sim: %s\n", e.what());
-      return 1;
-    }
-    costs.render = [trace](std::int64_t f) { return trace[static_cast<std::size_t>(f) % trace.size()]; };
+  // Costs: fixed by default; load profiles (docs/load-profiles.md) where given.
+  pacer::LoadSet load{pacer::LoadProfile::constant(o.render_ms), pacer::LoadProfile::constant(o.update_ms), {}};
+  try {
+    const pacer::TraceOpener open = [](const std::string& path) -> std::unique_ptr<std::istream> {
+      auto in = std::make_unique<std::ifstream>(path);
+      if (!*in) return nullptr;
+      return in;
+    };
+    std::string render_spec = o.render_load;
+    if (!o.trace.empty()) render_spec = "trace:" + o.trace + ",scale=" + std::to_string(o.trace_scale) + ",loop";
+    if (!render_spec.empty()) load.render = pacer::LoadProfile::parse(render_spec, open);
+    if (!o.update_load.empty()) load.update = pacer::LoadProfile::parse(o.update_load, open);
+  } catch (const pacer::LoadSpecError& e) {
+    std::fprintf(stderr, "pacer-sim: %s\n", e.what());
+    return 2;
   }
+  const pacer::SimCosts costs = pacer::sim_costs(load);
   const bool has_display = o.display.mode != pacer::PresentMode::none;
   pacer::SimOptions sim;
   sim.display = o.display;
