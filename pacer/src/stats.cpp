@@ -92,4 +92,31 @@ Summary summarize(std::span<const FrameRecord> all, const StatsOptions& options)
   return s;
 }
 
+std::int64_t frames_until_stable(std::span<const FrameRecord> records, std::int64_t from, int settle) {
+  const auto start = static_cast<std::size_t>(std::clamp<std::int64_t>(from, 0, static_cast<std::int64_t>(records.size())));
+  std::size_t last_change = start;
+  bool changed = false;
+  for (std::size_t i = start + 1; i < records.size(); ++i) {
+    if (records[i].interval != records[i - 1].interval) {
+      last_change = i;
+      changed = true;
+    } else if (static_cast<int>(i - last_change) >= settle) {
+      return changed ? static_cast<std::int64_t>(last_change - start) : 0;
+    }
+  }
+  return changed ? -1 : 0;
+}
+
+std::vector<std::int64_t> refresh_histogram(std::span<const FrameRecord> records, Nanos refresh_period) {
+  std::vector<std::int64_t> bins;
+  if (refresh_period <= Nanos::zero()) return bins;
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    const Nanos d = shown_time(records[i]) - shown_time(records[i - 1]);
+    const auto k = static_cast<std::size_t>(std::max<std::int64_t>(0, (d + refresh_period / 2) / refresh_period));
+    if (bins.size() <= k) bins.resize(k + 1, 0);
+    ++bins[k];
+  }
+  return bins;
+}
+
 }  // namespace pacer

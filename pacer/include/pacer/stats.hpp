@@ -51,4 +51,12 @@ double percentile(std::vector<double> values, double p);
 
 Summary summarize(std::span<const FrameRecord> records, const StatsOptions& options = {});
 
+/// After a load step at frame `from`: how many frames until the interval in force stops
+/// changing for `settle` frames in a row (0 if it never changed; -1 if it never settled).
+std::int64_t frames_until_stable(std::span<const FrameRecord> records, std::int64_t from, int settle = 30);
+
+/// Frame intervals (shown(i) - shown(i-1)) counted in whole refresh periods: bin k holds the
+/// intervals nearest to k periods (k >= 1; bin 0 holds those under half a period).
+std::vector<std::int64_t> refresh_histogram(std::span<const FrameRecord> records, Nanos refresh_period);
+
 }  // namespace pacer

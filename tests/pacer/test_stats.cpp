@@ -1,0 +1,87 @@
+// The metrics of design.md section 4 against values computed by hand on tiny logs.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "pacer/stats.hpp"
+
+using namespace pacer;
+using namespace pacer::literals;
+
+namespace {
+/// Frames shown at the given times (ms), each showing the given animation time (ms).
+std::vector<FrameRecord> frames(std::vector<std::int64_t> shown, std::vector<std::int64_t> anim) {
+  std::vector<FrameRecord> out;
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    FrameRecord r;
+    r.frame = static_cast<std::int64_t>(i);
+    r.present = Nanos{shown[i] * 1'000'000};
+    r.cpu_start = r.present - 2_ms;
+    r.planned_start = r.cpu_start - Nanos{static_cast<std::int64_t>(i) * 100'000};  // 0.1 ms more late each frame
+    r.render = 2_ms;
+    r.animation_time = Nanos{anim[i] * 1'000'000};
+    out.push_back(r);
+  }
+  return out;
+}
+}  // namespace
+
+TEST(Stats, IntervalsAnimationErrorAndLateness) {
+  // Shown at 0, 16, 32, 48, 80 (a 32 ms gap); the world advances 16, 16, 20, 32.
+  const auto r = frames({0, 16, 32, 48, 80}, {0, 16, 32, 52, 84});
+  const Summary s = summarize(r);
+  EXPECT_EQ(s.frames, 5);
+  EXPECT_DOUBLE_EQ(s.duration_ms, 80.0);
+  EXPECT_DOUBLE_EQ(s.average_fps, 4 * 1000.0 / 80.0);
+  EXPECT_DOUBLE_EQ(s.interval_mean_ms, 20.0);
+  EXPECT_DOUBLE_EQ(s.interval_p50_ms, 16.0);
+  EXPECT_DOUBLE_EQ(s.interval_max_ms, 32.0);
+  // |animation error|: |16-16|, |16-16|, |20-16|, |32-32| -> 0, 0, 4, 0.
+  EXPECT_DOUBLE_EQ(s.anim_error_p50_ms, 0.0);
+  EXPECT_DOUBLE_EQ(s.anim_error_max_ms, 4.0);
+  EXPECT_DOUBLE_EQ(s.anim_error_p99_ms, 4.0);
+  // Lateness 0, 0.1, 0.2, 0.3, 0.4 ms: nearest-rank p50 = 0.2.
+  EXPECT_NEAR(s.lateness_p50_ms, 0.2, 1e-12);
+  EXPECT_NEAR(s.lateness_p99_ms, 0.4, 1e-12);
+  // Busy: 5 renders of 2 ms over 80 ms.
+  EXPECT_DOUBLE_EQ(s.busy_share, 10.0 / 80.0);
+}
+
+TEST(Stats, StutterIsAnIntervalOverTwoAndAHalfTimesTheMovingAverage) {
+  // 10 intervals of 10 ms, then one of 30 ms (3x the average: a stutter), then 10 ms.
+  std::vector<std::int64_t> shown{0};
+  for (int i = 0; i < 10; ++i) shown.push_back(shown.back() + 10);
+  shown.push_back(shown.back() + 30);
+  shown.push_back(shown.back() + 10);
+  const auto r = frames(shown, shown);
+  const Summary s = summarize(r);
+  EXPECT_EQ(s.stutters, 1);
+  EXPECT_DOUBLE_EQ(s.stutter_time_pct, 100.0 * 30.0 / 140.0);
+  EXPECT_DOUBLE_EQ(s.anim_error_max_ms, 0.0);
+  // The slowest 1% of 12 intervals is one interval: 30 ms -> 1% low 33.3 fps; P1 uses the p99 frame time.
+  EXPECT_NEAR(s.low1_fps, 1000.0 / 30.0, 1e-9);
+  EXPECT_NEAR(s.p1_fps, 1000.0 / 30.0, 1e-9);
+}
+
+TEST(Stats, DisplayTimeWinsOverPresentTimeAndWarmupIsSkipped) {
+  auto r = frames({0, 10, 20, 30}, {0, 10, 20, 30});
+  for (auto& f : r) f.display = f.present + 5_ms;
+  r[3].display = r[3].present + 9_ms;  // shown 4 ms later than its present suggests
+  const Summary s = summarize(r, {.warmup_frames = 1});
+  EXPECT_EQ(s.frames, 3);
+  EXPECT_DOUBLE_EQ(s.interval_max_ms, 14.0);
+  EXPECT_DOUBLE_EQ(s.anim_error_max_ms, 4.0);
+}
+
+TEST(Stats, FramesUntilStableAndRefreshHistogram) {
+  auto r = frames({0, 17, 33, 50, 83, 100, 117}, {0, 17, 33, 50, 83, 100, 117});
+  const Nanos intervals[] = {16_ms, 16_ms, 20_ms, 24_ms, 24_ms, 24_ms, 24_ms};
+  for (std::size_t i = 0; i < r.size(); ++i) r[i].interval = intervals[i];
+  EXPECT_EQ(frames_until_stable(r, 1, 3), 2);  // changes at frames 2 and 3, then 3 steady frames
+  EXPECT_EQ(frames_until_stable(r, 4, 2), 0);
+  EXPECT_EQ(frames_until_stable(r, 1, 10), -1);
+  const auto bins = refresh_histogram(r, Nanos{16'666'667});
+  ASSERT_EQ(bins.size(), 3u);
+  EXPECT_EQ(bins[1], 5);  // 17, 16, 17, 17, 17 ms
+  EXPECT_EQ(bins[2], 1);  // 33 ms
+}
