@@ -153,32 +153,46 @@ Action AdaptivePolicy::on_next(Nanos now) {
   if (smooth_) return smooth_next(now);
   if (clock_.current() < world_target()) {
     // The simulation is not yet just past the frame end.
-    const Nanos gap = world_target() - clock_.current();
-    if (sim_.debt == DebtPolicy::discard && sim_.stall_clamp > Nanos::zero() && gap > sim_.stall_clamp) {
-      const Nanos debt = gap - sim_.stall_clamp;
-      clock_.drop(debt);
-      note_dropped(debt);
-      note_event(event_stall_clamp);
-    }
+    clamp_stall();
     if (steps_this_frame_ < sim_.max_steps_per_frame) {
       ++steps_this_frame_;
       update_mark_ = now;
       clock_.advance(sim_.step);
       return Action{ActionKind::update, sim_.step, Nanos::zero()};
     }
-    note_event(event_step_cap);
-    if (sim_.debt == DebtPolicy::discard) {
-      const Nanos debt = world_target() - clock_.current();
-      clock_.drop(debt);
-      note_dropped(debt);
-    }
+    hit_step_cap();
   }
-  if (!busy_measured_) {
-    busy_measured_ = true;
-    busy_ = now - frame_start_;
-  }
+  measure_busy(now);
   if (now < frame_end_) return Action{ActionKind::wait, Nanos::zero(), frame_end_};
   return Action{ActionKind::render, Nanos::zero(), Nanos::zero()};
+}
+
+void AdaptivePolicy::clamp_stall() {
+  // A stall (a debugger break, a suspended laptop): more simulation owed than the clamp.
+  const Nanos gap = world_target() - clock_.current();
+  if (sim_.debt == DebtPolicy::discard && sim_.stall_clamp > Nanos::zero() && gap > sim_.stall_clamp) {
+    const Nanos debt = gap - sim_.stall_clamp;
+    clock_.drop(debt);
+    note_dropped(debt);
+    note_event(event_stall_clamp);
+  }
+}
+
+void AdaptivePolicy::hit_step_cap() {
+  // Out of updates for this frame while still short of the target.
+  note_event(event_step_cap);
+  if (sim_.debt == DebtPolicy::discard) {
+    const Nanos debt = world_target() - clock_.current();
+    clock_.drop(debt);
+    note_dropped(debt);
+  }
+}
+
+void AdaptivePolicy::measure_busy(Nanos now) {
+  // The frame's busy time ends at its first wait-or-render decision.
+  if (busy_measured_) return;
+  busy_measured_ = true;
+  busy_ = now - frame_start_;
 }
 
 void AdaptivePolicy::consider_shrink(Nanos busy, Nanos cost_at_pre_hitch) {
@@ -340,13 +354,7 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
   }
   for (;;) {
     if (clock_.current() < world_target()) {
-      const Nanos gap = world_target() - clock_.current();
-      if (sim_.debt == DebtPolicy::discard && sim_.stall_clamp > Nanos::zero() && gap > sim_.stall_clamp) {
-        const Nanos debt = gap - sim_.stall_clamp;
-        clock_.drop(debt);
-        note_dropped(debt);
-        note_event(event_stall_clamp);
-      }
+      clamp_stall();
       // Spiral guard: updates that cannot keep up with real time get the time left
       // before the next frame's start, at least one update.
       const Nanos per_update = steps_this_frame_ > 0 ? frame_update_cost_ / steps_this_frame_ : Nanos::zero();
@@ -357,17 +365,9 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
         update_started_ = now;
         return Action{ActionKind::update, sim_.step, Nanos::zero()};
       }
-      note_event(event_step_cap);
-      if (sim_.debt == DebtPolicy::discard) {
-        const Nanos debt = world_target() - clock_.current();
-        clock_.drop(debt);
-        note_dropped(debt);
-      }
+      hit_step_cap();
     }
-    if (!busy_measured_) {
-      busy_measured_ = true;
-      busy_ = now - frame_start_;
-    }
+    measure_busy(now);
     // Pipelined: the next frame may start late as long as it is still presented by its
     // planned display. When even that is out of reach, plan it one slot later now, so
     // the world it shows is the one of its real display time (at most twice a frame).

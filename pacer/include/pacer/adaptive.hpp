@@ -168,6 +168,9 @@ class AdaptivePolicy final : public Pacer {
   void set_interval(Nanos interval);
   void consider_shrink(Nanos busy, Nanos cost_at_pre_hitch);
   Nanos cost_at(Nanos interval) const;
+  void clamp_stall();
+  void hit_step_cap();
+  void measure_busy(Nanos now);
   /// The world time the current frame must show: frame end less the dropped debt.
   Nanos world_target() const { return frame_end_ - clock_.dropped(); }
 
