@@ -48,15 +48,7 @@ FramePlan AdaptivePolicy::on_begin_frame(Nanos now) {
   plan.planned_start = frame_end_;  // the previous frame's planned end
   plan.sim_previous = clock_.previous();
   plan.sim_current = clock_.current();
-  const Nanos target = world_target();
-  if (target >= clock_.current()) {
-    // Caught up exactly, or behind by kept debt (step cap in keep mode): show the newest state.
-    plan.alpha = 1.0;
-    plan.animation_time = clock_.current();
-  } else {
-    plan.alpha = clock_.alpha_at(target);
-    plan.animation_time = target;
-  }
+  show_world_target(plan);
 
   frame_start_ = now;
   frame_end_ = now + interval_;
@@ -165,6 +157,18 @@ Action AdaptivePolicy::on_next(Nanos now) {
   measure_busy(now);
   if (now < frame_end_) return Action{ActionKind::wait, Nanos::zero(), frame_end_};
   return Action{ActionKind::render, Nanos::zero(), Nanos::zero()};
+}
+
+void AdaptivePolicy::show_world_target(FramePlan& plan) const {
+  const Nanos target = world_target();
+  if (target >= clock_.current()) {
+    // Caught up exactly, or behind by kept debt (step cap in keep mode): show the newest state.
+    plan.alpha = 1.0;
+    plan.animation_time = clock_.current();
+  } else {
+    plan.alpha = clock_.alpha_at(target);
+    plan.animation_time = target;
+  }
 }
 
 void AdaptivePolicy::clamp_stall() {
@@ -312,14 +316,7 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
     planned_frame_[slot] = frame_index();
     frame_end_ = display_cur_;
     plan.planned_start = start_next_;
-    const Nanos target = world_target();
-    if (target >= clock_.current()) {
-      plan.alpha = 1.0;
-      plan.animation_time = clock_.current();
-    } else {
-      plan.alpha = clock_.alpha_at(target);
-      plan.animation_time = target;
-    }
+    show_world_target(plan);
     // FIFO latches at the first vblank at or after the present: hold it past the
     // vblank before the planned one, so an early render is not shown a period early.
     plan.present_at = period_ > Nanos::zero() ? display_cur_ - period_ + Nanos{1} : display_cur_;

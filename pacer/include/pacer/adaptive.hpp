@@ -168,6 +168,8 @@ class AdaptivePolicy final : public Pacer {
   void set_interval(Nanos interval);
   void consider_shrink(Nanos busy, Nanos cost_at_pre_hitch);
   Nanos cost_at(Nanos interval) const;
+  /// alpha and animation time of the plan: the world at the frame's target time.
+  void show_world_target(FramePlan& plan) const;
   void clamp_stall();
   void hit_step_cap();
   void measure_busy(Nanos now);
