@@ -1,0 +1,117 @@
+#include "pacer/log_reader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+
+#include "pacer/log_writer.hpp"
+
+namespace pacer {
+
+namespace {
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t at = line.find(',', start);
+    cells.push_back(line.substr(start, at == std::string::npos ? std::string::npos : at - start));
+    if (at == std::string::npos) break;
+    start = at + 1;
+  }
+  if (!cells.empty() && !cells.back().empty() && cells.back().back() == '\r') cells.back().pop_back();
+  return cells;
+}
+
+unsigned parse_events(const std::string& text, bool& ok) {
+  static constexpr std::array<std::pair<std::string_view, unsigned>, 5> names{{{"widen", event_widen},
+                                                                              {"shrink", event_shrink},
+                                                                              {"quantize", event_quantize},
+                                                                              {"stall_clamp", event_stall_clamp},
+                                                                              {"step_cap", event_step_cap}}};
+  ok = true;
+  if (text == "none") return event_none;
+  unsigned events = 0;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t at = text.find(';', start);
+    const std::string_view name = std::string_view{text}.substr(start, at == std::string::npos ? std::string::npos : at - start);
+    const auto it = std::find_if(names.begin(), names.end(), [&](const auto& n) { return n.first == name; });
+    if (it == names.end()) ok = false;
+    else events |= it->second;
+    if (at == std::string::npos) break;
+    start = at + 1;
+  }
+  return events;
+}
+
+}  // namespace
+
+NativeLog read_native_log(std::istream& in, std::string_view source) {
+  NativeLog log;
+  const std::string src{source};
+  std::string line;
+  if (!std::getline(in, line)) throw LogParseError(src + ":1: empty log (no header line)");
+  const auto header = split_csv(line);
+  std::array<std::size_t, 18> col{};
+  const auto wanted = native_columns();
+  for (std::size_t c = 0; c < wanted.size(); ++c) {
+    const auto it = std::find(header.begin(), header.end(), wanted[c]);
+    if (it == header.end()) throw LogParseError(src + ":1: missing column " + std::string(wanted[c]));
+    col[c] = static_cast<std::size_t>(it - header.begin());
+  }
+  for (std::size_t number = 2; std::getline(in, line); ++number) {
+    if (line.empty() || line == "\r") continue;
+    const auto cells = split_csv(line);
+    const std::string where = src + ":" + std::to_string(number) + ": ";
+    if (cells.size() != header.size())
+      throw LogParseError(where + "expected " + std::to_string(header.size()) + " fields, found " +
+                          std::to_string(cells.size()));
+    auto cell = [&](std::size_t c) -> const std::string& { return cells[col[c]]; };
+    auto num = [&](std::size_t c) {
+      const std::string& t = cell(c);
+      char* end = nullptr;
+      const double v = std::strtod(t.c_str(), &end);
+      if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(v))
+        throw LogParseError(where + "column " + std::string(wanted[c]) + ": '" + t + "' is not a number");
+      return v;
+    };
+    auto ms = [&](std::size_t c) { return from_ms(num(c)); };
+    FrameRecord r;
+    r.frame = static_cast<std::int64_t>(num(0));
+    const std::string& policy = cell(1);
+    auto known = std::find(log.policy_names.begin(), log.policy_names.end(), policy);
+    if (known == log.policy_names.end()) {
+      log.policy_names.push_back(policy);
+      known = std::prev(log.policy_names.end());
+    }
+    r.policy = *known;
+    const std::string& source_name = cell(2);
+    if (source_name == "virtual") r.timing_source = TimingSource::virtual_time;
+    else if (source_name == "cpu") r.timing_source = TimingSource::cpu;
+    else if (source_name == "present_wait") r.timing_source = TimingSource::present_wait;
+    else throw LogParseError(where + "column timing_source: '" + source_name + "' is not virtual, cpu or present_wait");
+    r.cpu_start = ms(3);
+    r.planned_start = ms(4);
+    r.interval = ms(5);
+    r.render = ms(6);
+    r.sim_steps = static_cast<std::int64_t>(num(7));
+    r.update = ms(8);
+    r.pacer_wait = ms(9);
+    r.present = ms(10);
+    if (cell(11) != "NA") r.display = ms(11);
+    r.sim_previous = ms(12);
+    r.sim_current = ms(13);
+    r.alpha = num(14);
+    r.animation_time = ms(15);
+    bool ok = true;
+    r.events = parse_events(cell(16), ok);
+    if (!ok) throw LogParseError(where + "column interval_event: '" + cell(16) + "' is not an event list");
+    r.dropped = ms(17);
+    log.records.push_back(r);
+  }
+  return log;
+}
+
+}  // namespace pacer
