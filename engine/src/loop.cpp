@@ -38,6 +38,8 @@ RunResult Loop::run(const RunLimits& limits) {
   auto take = [&](pacer::Pacer& p) {
     if (auto r = p.take_record()) {
       r->frame += pacer_first_frame_;
+      // Taken before the next render: the scene's load is still this frame's.
+      if (const double load = scene_.load_ms(); load > 0) r->load_ms = load;
       pending_.push_back(*r);
     }
   };

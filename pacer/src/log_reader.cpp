@@ -61,6 +61,7 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
     if (it == header.end()) throw LogParseError(src + ":1: missing column " + std::string(wanted[c]));
     col[c] = static_cast<std::size_t>(it - header.begin());
   }
+  const auto load_col = static_cast<std::size_t>(std::find(header.begin(), header.end(), "load_ms") - header.begin());
   for (std::size_t number = 2; std::getline(in, line); ++number) {
     if (line.empty() || line == "\r") continue;
     const auto cells = split_csv(line);
@@ -109,6 +110,14 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
     r.events = parse_events(cell(16), ok);
     if (!ok) throw LogParseError(where + "column interval_event: '" + cell(16) + "' is not an event list");
     r.dropped = ms(17);
+    if (load_col != header.size() && cells[load_col] != "NA") {
+      const std::string& t = cells[load_col];
+      char* end = nullptr;
+      const double v = std::strtod(t.c_str(), &end);
+      if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(v))
+        throw LogParseError(where + "column load_ms: '" + t + "' is not a number");
+      r.load_ms = v;
+    }
     log.records.push_back(r);
   }
   return log;

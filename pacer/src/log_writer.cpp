@@ -29,7 +29,7 @@ NativeLogWriter::NativeLogWriter(std::ostream& out) : out_{out} {
     out_ << c;
     first = false;
   }
-  out_ << '\n';
+  out_ << ",load_ms\n";  // one more column after the native ones (design.md allows more)
 }
 
 void NativeLogWriter::write(const FrameRecord& r) {
@@ -40,7 +40,15 @@ void NativeLogWriter::write(const FrameRecord& r) {
        << r.sim_steps << ',' << format_ms(r.update) << ',' << format_ms(r.pacer_wait) << ','
        << format_ms(r.present) << ',' << (r.display ? format_ms(*r.display) : std::string{"NA"}) << ','
        << format_ms(r.sim_previous) << ',' << format_ms(r.sim_current) << ',' << alpha << ','
-       << format_ms(r.animation_time) << ',' << format_events(r.events) << ',' << format_ms(r.dropped) << '\n';
+       << format_ms(r.animation_time) << ',' << format_events(r.events) << ',' << format_ms(r.dropped) << ',';
+  if (r.load_ms) {
+    char load[32];
+    std::snprintf(load, sizeof load, "%.6f", *r.load_ms);
+    out_ << load;
+  } else {
+    out_ << "NA";
+  }
+  out_ << '\n';
 }
 
 }  // namespace pacer

@@ -30,15 +30,23 @@ SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const 
   };
 
   std::int64_t updates = 0;
+  Nanos render_cost{0};  // of the frame whose record take() collects
+  auto take = [&] {
+    if (auto done = pacer.take_record()) {
+      done->load_ms = to_ms(render_cost);
+      run.records.push_back(*done);
+    }
+  };
   for (std::int64_t frame = 0; frame < frames; ++frame) {
     deliver();
     const FramePlan plan = pacer.begin_frame(now);
-    if (auto done = pacer.take_record()) run.records.push_back(*done);
+    take();
     run.timeline.push_back({TimelineEntry::render, now});
     // Acquiring a swapchain image may block: the loop spends it inside the render.
     const Nanos acquired = display.acquire(now);
     run.acquire_blocked += acquired - now;
-    now = acquired + costs.render(frame);
+    render_cost = costs.render(frame);
+    now = acquired + render_cost;
     pacer.end_render(now);
     // A planned present is held until its time (by the same waiter as every wait).
     if (plan.present_at > now) now = waiter.wake(now, plan.present_at);
@@ -71,7 +79,7 @@ SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const 
     }
   }
   pacer.finish(now);
-  if (auto done = pacer.take_record()) run.records.push_back(*done);
+  take();
   // A mailbox frame replaced after its record was taken was never shown.
   for (auto& r : run.records) {
     if (r.frame >= 0 && r.frame < frames && r.display) r.display = shown[static_cast<std::size_t>(r.frame)];

@@ -10,13 +10,13 @@
 using namespace pacer;
 using namespace pacer::literals;
 
-TEST(NativeLog, HeaderHasTheDesignColumnsInOrder) {
+TEST(NativeLog, HeaderHasTheDesignColumnsInOrderThenLoad) {
   std::ostringstream out;
   NativeLogWriter w{out};
   EXPECT_EQ(out.str(),
             "frame,policy,timing_source,cpu_start_ms,planned_start_ms,interval_ms,ms_render,sim_steps,ms_update,"
             "ms_pacer_wait,present_ms,display_ms,sim_prev_ms,sim_curr_ms,interp_alpha,animation_time_ms,"
-            "interval_event,dropped_ms\n");
+            "interval_event,dropped_ms,load_ms\n");
 }
 
 TEST(NativeLog, RowsOfTheWorkedTimeline) {
@@ -37,10 +37,10 @@ TEST(NativeLog, RowsOfTheWorkedTimeline) {
   std::getline(lines, row1);
   EXPECT_EQ(row0,
             "0,adaptive,virtual,0.000000,0.000000,16.000000,3.000000,4,4.000000,9.000000,3.000000,NA,"
-            "0.000000,0.000000,1.000000,0.000000,none,0.000000");
+            "0.000000,0.000000,1.000000,0.000000,none,0.000000,3.000000");
   EXPECT_EQ(row1,
             "1,adaptive,virtual,16.000000,16.000000,16.000000,3.000000,0,0.000000,0.000000,19.000000,NA,"
-            "15.000000,20.000000,0.200000,16.000000,none,0.000000");
+            "15.000000,20.000000,0.200000,16.000000,none,0.000000,3.000000");
 }
 
 TEST(NativeLog, MillisecondsKeepNanosecondDigits) {

@@ -159,15 +159,19 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
   for (const auto& l : logs) {
     out << "<h2>" << escape(l.name) << "</h2>\n";
     Series shown{"frame interval", "#3b7dd8", {}}, planned{"planned interval", "#e07b00", {}}, error{"animation error", "#c0392b", {}};
+    Series load{"load (render cost)", "#2e9e4f", {}};
     const auto& r = l.records;
     for (std::size_t i = 1; i < r.size(); ++i) {
       const double t = pacer::to_ms(pacer::shown_time(r[i])) / 1000.0;
       const pacer::Nanos d = pacer::shown_time(r[i]) - pacer::shown_time(r[i - 1]);
       shown.points.emplace_back(t, pacer::to_ms(d));
       planned.points.emplace_back(t, pacer::to_ms(r[i].interval));
+      if (r[i].load_ms) load.points.emplace_back(t, *r[i].load_ms);
       error.points.emplace_back(t, std::abs(pacer::to_ms((r[i].animation_time - r[i - 1].animation_time) - d)));
     }
-    line_chart(out, "Frame interval and planned interval", "run time (s)", "ms", {shown, planned});
+    std::vector<Series> intervals{shown, planned};
+    if (!load.points.empty()) intervals.push_back(load);
+    line_chart(out, "Frame interval, planned interval and load", "run time (s)", "ms", intervals);
     line_chart(out, "|Animation error| (world time advanced minus display time advanced)", "run time (s)", "ms", {error});
     if (refresh_hz > 0) {
       const auto period = pacer::from_ms(1000.0 / refresh_hz);

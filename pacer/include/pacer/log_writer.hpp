@@ -17,7 +17,8 @@
 
 namespace pacer {
 
-/// The native columns, in order (design.md section 3).
+/// The native columns, in order (design.md section 3). The writer adds one more after
+/// them, `load_ms` (the workload's render cost where known, else NA).
 std::span<const std::string_view> native_columns();
 
 /// Milliseconds with six decimals (nanosecond resolution): 16 ms -> "16.000000".

@@ -96,6 +96,9 @@ struct FrameRecord {
   Nanos animation_time{0};
   unsigned events = event_none;
   Nanos dropped{0};          ///< simulation debt discarded during this frame
+  /// The workload's render cost for this frame (ms), where the driver knows it: the
+  /// `load_ms` column after the native ones, NA otherwise. Not used by any policy.
+  std::optional<double> load_ms;
 };
 
 /// Exact bookkeeping of simulation time: simulated + pending + dropped == elapsed.
