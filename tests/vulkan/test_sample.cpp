@@ -191,3 +191,16 @@ TEST(LoadSweep, MalformedTraceIsAUsageErrorNamingTheLine) {
   EXPECT_EQ(WEXITSTATUS(status), 2);
   EXPECT_EQ(out, "load_sweep: bad_trace.csv:3: 'five' is not a number in column frame_ms\n");
 }
+
+TEST(VulkanSample, NoDisplayIsARuntimeErrorWithItsReason) {
+  // The sample with DISPLAY unset: GLFW cannot reach an X server.
+  const RunResult r = run("--version >/dev/null; DISPLAY= " FP_SAMPLE " --frames 3");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("no display: GLFW could not initialise"), std::string::npos) << r.output;
+}
+
+TEST(VulkanSample, MissingDeviceIsARuntimeErrorNamingTheVkResult) {
+  const RunResult r = run("--headless --frames 3 --gpu 63");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("gpu index 63 out of range"), std::string::npos) << r.output;
+}
