@@ -132,7 +132,7 @@ void AdaptivePolicy::widen_if_overrun(Nanos now) {
     pre_hitch_interval_ = before;
   }
   hitch_seen_ = -1;  // the widening frame itself is the hitch: judge the frames after it
-  hitch_max_busy_ = Nanos::zero();
+  hitch_misfits_ = 0;
 }
 
 void AdaptivePolicy::set_interval(Nanos interval) {
@@ -212,10 +212,12 @@ void AdaptivePolicy::consider_shrink(Nanos busy, Nanos cost_at_pre_hitch) {
   if (hitch_pending_ && hitch_seen_ < 0) {
     hitch_seen_ = 0;
   } else if (hitch_pending_) {
-    hitch_max_busy_ = std::max(hitch_max_busy_, cost_at_pre_hitch);
     ++hitch_seen_;
-    if (scale(hitch_max_busy_, config_.widen_factor) > pre_hitch_interval_) {
-      hitch_pending_ = false;  // the frames after the widen need it: a lasting change
+    if (scale(cost_at_pre_hitch, config_.widen_factor) > pre_hitch_interval_) ++hitch_misfits_;
+    // A hitch often drags a second, smaller overrun behind it (a GC, a stream-in): the
+    // change is lasting only when most of the frames after the widen need it.
+    if (hitch_misfits_ * 2 > config_.hitch_frames) {
+      hitch_pending_ = false;
     } else if (hitch_seen_ >= config_.hitch_frames) {
       hitch_pending_ = false;
       if (config_.shrink && pre_hitch_interval_ < interval_) {

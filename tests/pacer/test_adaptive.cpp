@@ -245,3 +245,17 @@ TEST(Adaptive, WidenFactorIsConfigurable) {
   p.end_render(20_ms);
   EXPECT_EQ(p.interval(), 30_ms);
 }
+
+TEST(Adaptive, AHitchWithAStragglerIsStillForgiven) {
+  AdaptivePolicy p{interval_16(), step_5()};
+  std::vector<Nanos> costs(100, 3_ms);
+  costs[50] = 80_ms;  // the hitch
+  costs[51] = 30_ms;  // and a smaller overrun right behind it (Cyberpunk's trace has 113 then 22.7 ms)
+  const SimRun run = run_with(p, costs);
+  const Nanos before = run.records[49].interval;
+  // Back at the old interval within a few frames, not a shrink window (30 frames) later.
+  bool restored = false;
+  for (std::size_t i = 52; i <= 58; ++i) restored = restored || run.records[i].interval == before;
+  EXPECT_TRUE(restored);
+  EXPECT_LE(run.records.back().interval, before) << "and the ordinary shrinking goes on from there";
+}

@@ -51,9 +51,10 @@ struct AdaptiveConfig {
   /// Each shrink moves the interval this fraction of the way to its target
   /// (widen_factor x the busiest recent frame), so shrinking is slow and geometric.
   double shrink_fraction = 0.5;
-  /// After a widen, if this many following frames would all have fit the old interval
+  /// After a widen, if most of this many following frames would have fit the old interval
   /// (their render plus the updates the old interval needs, x widen_factor <= old
-  /// interval), the widen was a one-off hitch: restore the old interval at once.
+  /// interval), the widen was a one-off hitch: restore the old interval at once. With 3,
+  /// one straggler after the hitch is forgiven; two mean a lasting change.
   int hitch_frames = 3;
 
   // ---- display-aware mode (docs/pacing.md, "Displays, quantization, planned presents")
@@ -199,7 +200,8 @@ class AdaptivePolicy final : public Pacer {
   bool hitch_pending_ = false;
   Nanos pre_hitch_interval_{0};
   int hitch_seen_ = 0;
-  Nanos hitch_max_busy_{0};
+  Nanos hitch_max_busy_{0};  ///< display-aware mode
+  int hitch_misfits_ = 0;    ///< seed mode: frames after the widen that would not fit the old interval
 };
 
 }  // namespace pacer
