@@ -62,16 +62,16 @@ void Cli::add_common(Options& o) {
   };
   add({"--frames", "N", "render N frames, then exit", [&o](const char* v) { o.frames = to_int("--frames", v, 1, 1'000'000'000); }, true});
   add({"--duration", "SECONDS", "run this long, then exit", [&o](const char* v) { o.duration_s = to_double("--duration", v, 0.001, 1e6); }, true});
-  add({"--policy", "NAME", "adaptive|accumulator|accumulator-capped|flipcode|variable",
-       [&o](const char* v) {
+  std::string policies;
+  for (auto n : pacer::policy_names()) policies += (policies.empty() ? "" : "|") + std::string(n);
+  add({"--policy", "NAME", policies,
+       [&o, policies](const char* v) {
          for (auto n : pacer::policy_names())
            if (n == v) {
              o.policy = v;
              return;
            }
-         std::string list;
-         for (auto n : pacer::policy_names()) list += (list.empty() ? "" : "|") + std::string(n);
-         throw UsageError{"--policy: expected " + list + ", got '" + std::string(v) + "'"};
+         throw UsageError{"--policy: expected " + policies + ", got '" + std::string(v) + "'"};
        },
        true});
   add({"--present-mode", "MODE", "fifo|fifo-relaxed|mailbox|immediate",
