@@ -74,7 +74,7 @@ struct AdaptiveConfig {
   Nanos present_margin{250'000};
   /// This many frames among the last 4 that miss their planned display are a lasting
   /// change (widen); fewer are a hitch (re-plan at the next slot, keep the interval).
-  int misses_to_widen = 2;
+  int misses_to_widen = 3;
   /// Shrink when the p-th percentile of recent busy times x widen_factor fits the
   /// shorter interval.
   double shrink_percentile = 95;
