@@ -3,6 +3,11 @@
 // docs/results.md with the command that produced it.
 //
 //   compare --traces traces --out docs/results.md [--frames 1200] [--seed 7]
+//           [--only TEXT] [--logs DIR]
+//
+// --only runs just the workloads whose name contains TEXT (then nothing is written to
+// --out unless it is given explicitly); --logs writes every run's native pacing log as
+// DIR/WORKLOAD_DISPLAY_POLICY.csv, for pacer-report.
 //
 // Goal, per workload x display, against the best of accumulator, accumulator-capped and
 // flipcode: adaptive p99 |animation error| <= max(0.1 ms, half the best); stutter time <=
@@ -23,6 +28,7 @@
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
 #include "pacer/load_profile.hpp"
+#include "pacer/log_writer.hpp"
 
 namespace {
 
@@ -70,14 +76,15 @@ struct Row {
 };
 
 int usage(const char* why) {
-  std::fprintf(stderr, "compare: %s\nusage: compare [--traces DIR] [--out FILE] [--frames N] [--seed N]\n", why);
+  std::fprintf(stderr, "compare: %s\nusage: compare [--traces DIR] [--out FILE] [--frames N] [--seed N] [--only TEXT] [--logs DIR]\n", why);
   return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string traces_dir = "traces", out_path = "docs/results.md";
+  std::string traces_dir = "traces", out_path = "docs/results.md", only, logs_dir;
+  bool out_given = false;
   std::int64_t frames = 1200;
   std::uint64_t seed = 7;
   for (int i = 1; i < argc; ++i) {
@@ -85,7 +92,9 @@ int main(int argc, char** argv) {
     if (i + 1 >= argc) return usage(("missing value for " + a).c_str());
     const std::string v = argv[++i];
     if (a == "--traces") traces_dir = v;
-    else if (a == "--out") out_path = v;
+    else if (a == "--out") out_path = v, out_given = true;
+    else if (a == "--only") only = v;
+    else if (a == "--logs") logs_dir = v;
     else if (a == "--frames") frames = std::stoll(v);
     else if (a == "--seed") seed = std::stoull(v);
     else return usage(("unknown option " + a).c_str());
@@ -114,6 +123,18 @@ int main(int argc, char** argv) {
     workloads.push_back({stem, "trace x0.5", [costs](std::int64_t f) { return costs[static_cast<std::size_t>(f) % costs.size()]; }});
   }
   for (auto& w : synthetic(seed, frames)) workloads.push_back(std::move(w));
+  if (!only.empty()) {
+    std::erase_if(workloads, [&](const Workload& w) { return w.name.find(only) == std::string::npos; });
+    if (workloads.empty()) return usage(("no workload matches --only " + only).c_str());
+  }
+  if (!logs_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(logs_dir, ec);
+    if (ec) {
+      std::fprintf(stderr, "compare: cannot create '%s': %s\n", logs_dir.c_str(), ec.message().c_str());
+      return 1;
+    }
+  }
 
   const std::vector<std::string> displays{"fifo:60", "fifo:144", "immediate"};
   const std::vector<std::string> policies{"adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable"};
@@ -136,6 +157,18 @@ int main(int argc, char** argv) {
         pacer::SimCosts costs{w.render, [update_cost](std::int64_t, std::int64_t) { return update_cost; }};
         const pacer::SimRun run = pacer::simulate(*pacer, costs, frames, sim);
         rows.push_back({w.name, d, p, pacer::summarize(run.records, stats)});
+        if (!logs_dir.empty()) {
+          std::string display_name = d;
+          std::replace(display_name.begin(), display_name.end(), ':', '-');
+          const auto path = std::filesystem::path{logs_dir} / (w.name + "_" + display_name + "_" + p + ".csv");
+          std::ofstream file{path};
+          pacer::NativeLogWriter log{file};
+          for (const auto& r : run.records) log.write(r);
+          if (!file.flush()) {
+            std::fprintf(stderr, "compare: cannot write '%s'\n", path.string().c_str());
+            return 1;
+          }
+        }
       }
     }
   }
@@ -201,6 +234,7 @@ int main(int argc, char** argv) {
                   r.s.interval_changes_per_min, r.s.dropped_ms);
     md << line;
   }
+  if (!only.empty() && !out_given) return 0;  // a partial suite does not replace the results
   std::ofstream out{out_path, std::ios::out | std::ios::trunc};
   if (!out || !(out << md.str())) {
     std::fprintf(stderr, "compare: cannot write '%s'\n", out_path.c_str());

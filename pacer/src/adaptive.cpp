@@ -80,6 +80,21 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   std::sort(sorted.begin(), sorted.end());
   const Nanos longest = sorted.size() >= 8 ? sorted[sorted.size() - 2] : sorted.back();
   lead_ = longest + config_.present_margin;
+  const auto deep = static_cast<std::size_t>(std::max(config_.deep_history, 2));
+  if (deep_renders_.size() < deep) {
+    deep_renders_.push_back(render_cost_);
+  } else {
+    deep_renders_[deep_next_] = render_cost_;
+  }
+  deep_next_ = (deep_next_ + 1) % deep;
+  std::vector<Nanos> deep_sorted = deep_renders_;
+  const auto second = deep_sorted.end() - (deep_sorted.size() >= 8 ? 2 : 1);
+  std::nth_element(deep_sorted.begin(), second, deep_sorted.end());
+  deep_lead_ = std::max(lead_, *second + config_.present_margin);
+  // Mixed cadence: plan for a typical render (a long one is shown a vblank late rather
+  // than every frame idling in a held present).
+  const auto typical = static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(sorted.size()))) - 1;
+  typical_lead_ = sorted[std::min(typical, sorted.size() - 1)] + config_.present_margin;
   if (frame_index() == 1) {
     // The first frame was not planned: it is shown where the display puts it.
     display_cur_ = grid_at_or_after(now);
@@ -268,10 +283,13 @@ Nanos AdaptivePolicy::quantize_up(Nanos interval) const {
 
 Nanos AdaptivePolicy::start_lead() const {
   // Fixed refresh: start on a vblank, the whole periods the render needs before the display.
-  if (period_ <= Nanos::zero()) return lead_;
+  // Free refresh (immediate, VRR): start the deep render estimate ahead, so a rare long
+  // render (seen in the long history) still makes its planned present; the loop cannot
+  // start before the previous present anyway.
+  if (period_ <= Nanos::zero()) return deep_lead_;
   const std::int64_t p = period_.count();
   const std::int64_t k = std::max<std::int64_t>(1, (lead_.count() + p - 1) / p);
-  return Nanos{k * p};
+  return std::max(Nanos{k * p}, interval_ * std::max(config_.pipeline_frames, 1));
 }
 
 Nanos AdaptivePolicy::percentile_busy(double pct) const {
@@ -305,6 +323,7 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
     }
     display_cur_ = now;
     display_next_ = now;
+    cadence_cur_ = cadence_next_ = now;
     start_next_ = now;
     frame_end_ = now;
     plan.planned_start = now;
@@ -313,6 +332,7 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
   } else {
     smooth_after_frame();
     display_cur_ = display_next_;
+    cadence_cur_ = cadence_next_;
     const auto slot = static_cast<std::size_t>(frame_index()) % planned_.size();
     planned_[slot] = display_cur_;
     planned_frame_[slot] = frame_index();
@@ -321,7 +341,15 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
     show_world_target(plan);
     // FIFO latches at the first vblank at or after the present: hold it past the
     // vblank before the planned one, so an early render is not shown a period early.
-    plan.present_at = period_ > Nanos::zero() ? display_cur_ - period_ + Nanos{1} : display_cur_;
+    // A FIFO queue cannot show it before the previous frame's vblank + 1 period: when that
+    // is the planned one, present at once (the queue holds it) and keep the CPU busy.
+    if (period_ <= Nanos::zero()) {
+      plan.present_at = display_cur_;
+    } else if (config_.queued_presents && display_cur_ <= shown_prev_ + period_) {
+      plan.present_at = Nanos{-1};
+    } else {
+      plan.present_at = display_cur_ - period_ + Nanos{1};
+    }
   }
   plan.sim_previous = clock_.previous();
   plan.sim_current = clock_.current();
@@ -344,9 +372,15 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
     // The frame that follows is planned one interval after this one's display; a frame
     // shown late moves the cadence (never two frames on one vblank, never a catch-up burst).
     const Nanos shown = missed_ ? grid_at_or_after(render_end_) : display_cur_;
+    absorb_lag(shown);
+    shown_prev_ = shown;
     const Nanos gap = period_ > Nanos::zero() ? period_ : config_.min_interval;
-    display_next_ = std::max({display_cur_ + interval_, shown + gap, late_floor_});
+    // Mixed cadence: the next point of the free cadence, shown at the vblank at or after it.
+    const Nanos due = mixed_ ? display_cur_ + period_ : display_cur_ + interval_;
+    display_next_ = std::max({due, shown + gap, late_floor_});
     if (period_ > Nanos::zero()) display_next_ = grid_at_or_after(display_next_);
+    // Shown later than its cadence point (a late frame): the cadence restarts there.
+    cadence_next_ = mixed_ && display_next_ <= grid_at_or_after(due) ? due : display_next_;
     start_next_ = display_next_ - start_lead();
     frame_end_ = display_next_;
     pushes_ = 0;
@@ -372,10 +406,12 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
     // the world it shows is the one of its real display time (at most twice a frame).
     // Judged when the updates are done, not after the wait for the start (which ends
     // within the waiter's error of start_next_ by design).
-    if (!waited_ && now + lead_ > display_next_ && pushes_ < 2) {
+    const Nanos lead = mixed_ ? typical_lead_ : lead_;
+    if (!waited_ && now + lead > display_next_ && pushes_ < 2) {
       ++pushes_;
       pushed_ = true;
-      display_next_ = period_ > Nanos::zero() ? grid_at_or_after(now + lead_) : now + lead_;
+      display_next_ = period_ > Nanos::zero() ? grid_at_or_after(now + lead) : now + lead;
+      cadence_next_ = display_next_;
       start_next_ = display_next_ - start_lead();
       frame_end_ = display_next_;
       continue;  // more simulation time to cover
@@ -389,10 +425,82 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
   return Action{ActionKind::render, Nanos::zero(), Nanos::zero()};
 }
 
+void AdaptivePolicy::absorb_lag(Nanos shown) {
+  // The current frame shows the world of display_cur_ - lag_ at `shown`: the next one
+  // continues from there, then catches up a bounded step per frame.
+  if (shown > display_cur_) lag_ += shown - display_cur_;
+  if (lag_ <= Nanos::zero()) return;
+  double rate = config_.catch_up;
+  if (rate <= 0 && sim_.debt == DebtPolicy::discard) {
+    clock_.drop(lag_);
+    note_dropped(lag_);
+    lag_ = Nanos::zero();
+    return;
+  }
+  if (rate <= 0) rate = 0.25;
+  lag_ -= std::min(lag_, std::max(Nanos{1}, scale(interval_, rate)));
+}
+
+Nanos AdaptivePolicy::free_interval(Nanos mean_busy) const {
+  return std::clamp(scale(mean_busy, config_.mixed_margin), std::max(period_, config_.min_interval),
+                    config_.max_interval);
+}
+
+bool AdaptivePolicy::prefer_mixed(Nanos even, Nanos free) const {
+  if (period_ <= Nanos::zero() || config_.mixed_cadence_loss <= 0 || config_.mixed_cadence_loss >= 1) return false;
+  const double ratio = static_cast<double>(free.count()) / static_cast<double>(even.count());
+  return ratio < 1.0 - config_.mixed_cadence_loss && even > config_.mixed_cadence_over;
+}
+
+Nanos AdaptivePolicy::recent_busy_mean(std::size_t n) const {
+  // The last n busy times (fewer early on), the longest left out.
+  n = std::min(n, busy_ring_.size());
+  if (n < 2) return Nanos::zero();
+  const std::size_t size = busy_ring_.size();
+  Nanos sum{0}, longest{0};
+  for (std::size_t i = 1; i <= n; ++i) {
+    const Nanos b = busy_ring_[(busy_next_ + size - i) % size];
+    sum += b;
+    longest = std::max(longest, b);
+  }
+  return (sum - longest) / static_cast<std::int64_t>(n - 1);
+}
+
+bool AdaptivePolicy::choose_cadence() {
+  const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
+  if (period_ <= Nanos::zero() || config_.mixed_cadence_loss <= 0 || config_.mixed_cadence_loss >= 1 ||
+      busy_ring_.size() < window)
+    return mixed_;
+  Nanos sum{0};
+  for (const Nanos b : busy_ring_) sum += b;
+  const Nanos mean = sum / static_cast<std::int64_t>(busy_ring_.size());
+  const Nanos even = quantize_up(scale(mean, config_.widen_factor));
+  const Nanos free = free_interval(mean);
+  // Enter when whole periods lose more than the allowed share of the rate; leave (to
+  // whole periods) when they lose less than half of it: no flapping at the threshold.
+  const double ratio = static_cast<double>(free.count()) / static_cast<double>(even.count());
+  if (!mixed_ && prefer_mixed(even, free)) {
+    mixed_ = true;
+    smooth_set_interval(free, free > interval_ ? event_widen : event_shrink);
+  } else if (mixed_ && (ratio >= 1.0 - config_.mixed_cadence_loss / 2 || even <= config_.mixed_cadence_over)) {
+    mixed_ = false;
+    smooth_set_interval(even, even > interval_ ? event_widen : event_shrink);
+    busy_ring_.clear();
+    busy_next_ = 0;
+    return false;
+  } else if (mixed_) {
+    // Follow the mean, ignoring moves under 5% (no flapping).
+    const Nanos diff = free > interval_ ? free - interval_ : interval_ - free;
+    if (diff * 20 > interval_) smooth_set_interval(free, free > interval_ ? event_widen : event_shrink);
+  }
+  return mixed_;
+}
+
 void AdaptivePolicy::smooth_after_frame() {
   // Runs at the start of a frame, over the one that just ended.
   const std::int64_t frame = frame_index() - 1;
-  const Nanos busy = busy_measured_ ? busy_ : render_end_ - frame_start_;
+  // CPU work only: the render plus the updates (the present hold between them is not busy).
+  const Nanos busy = render_cost_ + frame_update_cost_;
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
   if (busy_ring_.size() < window) {
     busy_ring_.push_back(busy);
@@ -413,6 +521,15 @@ void AdaptivePolicy::smooth_after_frame() {
             static_cast<double>(update_cost_sum_.count()) >=
                 config_.spiral_ratio * static_cast<double>(update_sim_sum_.count());
 
+  if (choose_cadence()) {
+    // The free cadence follows the mean cost; a frame that cannot make its vblank is
+    // pushed to the next one and shows that vblank's world: pushes are not misses here.
+    miss_history_ = 0;
+    missed_busy_.clear();
+    hitch_pending_ = false;
+    return;
+  }
+
   // Overruns: a frame that missed its planned display (or whose successor had to be
   // pushed) is a miss. One miss is a hitch; consecutive misses are a lasting change.
   const bool miss = missed_ || pushed_;
@@ -420,11 +537,26 @@ void AdaptivePolicy::smooth_after_frame() {
   if (miss) missed_busy_.push_back(busy);
   const int recent = std::popcount(miss_history_ & 0xFu);  // misses among the last 4 frames
   if (recent == 0) missed_busy_.clear();
-  if (miss && recent >= std::max(config_.misses_to_widen, 1)) {
+  // A queue absorbs costs that vary around the interval, not a mean above it: when the
+  // recent frames (the longest left out) cost more than the interval on average, the
+  // pushes will not stop by themselves.
+  const bool overloaded = miss && recent_busy_mean(8) > interval_;
+  if (miss && (recent >= std::max(config_.misses_to_widen, 1) || overloaded)) {
     // The lasting level is the cheapest of the missing frames (a hitch among them is not).
     const Nanos lasting = *std::min_element(missed_busy_.begin(), missed_busy_.end());
     const Nanos step_up = period_ > Nanos::zero() ? interval_ + period_ : interval_ + Nanos{1};
     const Nanos wider = quantize_up(std::max(step_up, scale(lasting, config_.widen_factor)));
+    const Nanos free = free_interval(std::max(lasting, recent_busy_mean(8)));
+    if (wider > interval_ && prefer_mixed(wider, free)) {
+      // Whole periods would cost too much of the rate: the mixed cadence at once.
+      mixed_ = true;
+      smooth_set_interval(free, event_widen);
+      miss_history_ = 0;
+      missed_busy_.clear();
+      busy_ring_.clear();
+      busy_next_ = 0;
+      return;
+    }
     if (wider > interval_) {
       if (frame - last_shrink_frame_ <= config_.failed_shrink_frames) backoff_ = std::min(backoff_ + 1, config_.max_backoff);
       if (!hitch_pending_) pre_hitch_interval_ = interval_;

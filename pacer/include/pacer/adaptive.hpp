@@ -70,6 +70,31 @@ struct AdaptiveConfig {
   /// Render-time estimate = the longest of this many recent renders (+ present_margin):
   /// how long before its planned display a frame starts.
   int render_history = 32;
+  /// Fixed refresh: each frame starts at least this many intervals before its planned
+  /// display (a swapchain of N images lets N - 1 frames queue): a frame that runs long
+  /// uses the slack of the queue instead of missing its vblank, as a blocking FIFO loop
+  /// does; the cost is this many intervals of latency. 1: start one interval ahead.
+  int pipeline_frames = 2;
+  /// Presents queue in order, one per vblank (FIFO): a frame planned one period after the
+  /// previous one is presented at once (the queue holds it). false (mailbox, where a newer
+  /// present replaces a queued one): every present is held until its planned vblank.
+  bool queued_presents = true;
+  /// Fixed refresh, mixed cadence: when whole refresh periods would cost more than this
+  /// share of the frame rate the loop sustains (its mean busy time x mixed_margin, at
+  /// least one period), the interval is that free time instead and each frame is shown
+  /// at the first vblank at or after its point on the free cadence, with the world of
+  /// that vblank: frames alternate between n and n + 1 periods (no animation error), at
+  /// the rate the costs allow. 1 keeps whole periods always (Swappy's choice: steady, at
+  /// up to half the rate); 0 never quantizes.
+  double mixed_cadence_loss = 0.1;
+  /// ... and only while whole periods would be longer than this (below 50 fps): above it
+  /// an even cadence is worth more than the frames a mixed one adds.
+  Nanos mixed_cadence_over{20'000'000};
+  /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
+  double mixed_margin = 1.02;
+  /// Mixed cadence: frames are planned this deep render estimate ahead (the second-longest
+  /// of this many recent renders + present_margin), so rare long renders still make it.
+  int deep_history = 128;
   /// Added to the render estimate: the waiter's wake error and clock noise.
   Nanos present_margin{250'000};
   /// This many frames among the last 4 that miss their planned display are a lasting
@@ -86,6 +111,13 @@ struct AdaptiveConfig {
   /// the updates of a frame get the time left before the next frame's start (at least
   /// one update) and the rest is debt (dropped or kept per FixedStepConfig::debt).
   double spiral_ratio = 0.9;
+  /// A frame shown later than planned showed an older world than its display time. The
+  /// frames after it continue from it (their animation advances by the display gap, so
+  /// the late frame costs one error, not a freeze then a jump), and the world catches up
+  /// by at most this fraction of the interval per frame. <= 0 with discard debt: the lag
+  /// is dropped at once as debt (the world pauses through the hitch); with keep debt the
+  /// lag is always caught up, at 0.25 when this is <= 0.
+  double catch_up = 0;
 };
 
 /// The seed's loop (background.md section 1) as a pacer policy, display-aware once the
@@ -119,6 +151,10 @@ class AdaptivePolicy final : public Pacer {
   Nanos planned_display() const { return display_cur_; }
   /// Current render-time estimate (longest recent render + margin).
   Nanos render_estimate() const { return lead_; }
+  /// How far the world shown lags its display time after late frames (caught up per catch_up).
+  Nanos lag() const { return lag_; }
+  /// True while the mixed cadence runs (a free interval on a fixed-refresh display).
+  bool mixed_cadence() const { return mixed_; }
   /// Failed shrinks so far (each doubles the wait before the next try, up to max_backoff).
   int backoff() const { return backoff_; }
 
@@ -127,6 +163,15 @@ class AdaptivePolicy final : public Pacer {
   FramePlan smooth_begin(Nanos now);
   Action smooth_next(Nanos now);
   void smooth_after_frame();
+  void absorb_lag(Nanos shown);
+  /// Chooses between whole periods and the mixed cadence; true when the mixed cadence runs.
+  bool choose_cadence();
+  /// Mean of the last n busy times without the longest (a hitch among them).
+  Nanos recent_busy_mean(std::size_t n) const;
+  /// The mixed cadence's interval for a mean busy time.
+  Nanos free_interval(Nanos mean_busy) const;
+  /// Whether the mixed cadence beats whole periods `even` with the free interval `free`.
+  bool prefer_mixed(Nanos even, Nanos free) const;
   Nanos quantize_up(Nanos interval) const;
   Nanos grid_at_or_after(Nanos t) const;
   Nanos start_lead() const;
@@ -147,6 +192,10 @@ class AdaptivePolicy final : public Pacer {
   Nanos lead_{0};
   std::vector<Nanos> renders_;
   std::size_t renders_next_ = 0;
+  std::vector<Nanos> deep_renders_;
+  std::size_t deep_next_ = 0;
+  Nanos deep_lead_{0};
+  Nanos typical_lead_{0};
   std::vector<Nanos> busy_ring_;
   std::size_t busy_next_ = 0;
   std::vector<Nanos> missed_busy_;  ///< busy times of the current run of misses
@@ -163,6 +212,11 @@ class AdaptivePolicy final : public Pacer {
   Nanos late_floor_{0};             ///< no frame planned before this (displays seen late)             ///< the loop waited for the next start this frame
   Nanos update_started_{0};
   Nanos frame_update_cost_{0};      ///< CPU time of this frame's updates
+  Nanos lag_{0};                    ///< the world shown runs this far behind the display (late frames)
+  bool mixed_ = false;              ///< mixed cadence: a free interval on the vblank grid
+  Nanos cadence_cur_{0};            ///< the current frame's point on the free cadence
+  Nanos cadence_next_{0};           ///< the next frame's
+  Nanos shown_prev_{0};             ///< when the previous frame is (expected to be) shown
 
  private:
   void widen_if_overrun(Nanos now);
@@ -175,7 +229,7 @@ class AdaptivePolicy final : public Pacer {
   void hit_step_cap();
   void measure_busy(Nanos now);
   /// The world time the current frame must show: frame end less the dropped debt.
-  Nanos world_target() const { return frame_end_ - clock_.dropped(); }
+  Nanos world_target() const { return frame_end_ - clock_.dropped() - lag_; }
 
   AdaptiveConfig config_;
   FixedStepConfig sim_;
