@@ -209,7 +209,12 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     }
     if (refresh_hz > 0) {
       pacing.adaptive.refresh_period = pacer::from_ms(1000.0 / refresh_hz);
-      spdlog::info("display refresh {:.2f} Hz: intervals of whole refresh periods", refresh_hz);
+      // A frame may start as many intervals ahead as the swapchain can queue (images - 1).
+      const auto images = static_cast<int>(gpu->image_count());
+      pacing.adaptive.pipeline_frames = std::clamp(images - 1, 1, pacing.adaptive.pipeline_frames);
+      spdlog::info("display refresh {:.2f} Hz: intervals of whole refresh periods, {} swapchain images, frames start "
+                   "up to {} intervals ahead",
+                   refresh_hz, images, pacing.adaptive.pipeline_frames);
     }
 
     Loop loop{clock, *waiter, target, scene};

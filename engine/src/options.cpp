@@ -119,6 +119,10 @@ void Cli::add_common(Options& o) {
        },
        true});
   add({"--no-shrink", "", "adaptive: hold the interval", [&o](const char*) { o.pacing.adaptive.shrink = false; }, false});
+  add({"--pipeline-frames", "N", "adaptive, fifo: frames start up to N intervals ahead of display (default 2; 1: least latency)",
+       [&o](const char* v) { o.pacing.adaptive.pipeline_frames = static_cast<int>(to_int("--pipeline-frames", v, 1, 8)); }, true});
+  add({"--even-cadence", "", "adaptive: whole refresh periods always, never the mixed cadence",
+       [&o](const char*) { o.pacing.adaptive.mixed_cadence_loss = 1; }, false});
 }
 
 std::string Cli::usage() const {

@@ -93,7 +93,7 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   deep_lead_ = std::max(lead_, *second + config_.present_margin);
   // Mixed cadence: plan for a typical render (a long one is shown a vblank late rather
   // than every frame idling in a held present).
-  const auto typical = static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(sorted.size()))) - 1;
+  const auto typical = static_cast<std::size_t>(std::ceil(0.75 * static_cast<double>(sorted.size()))) - 1;
   typical_lead_ = sorted[std::min(typical, sorted.size() - 1)] + config_.present_margin;
   if (frame_index() == 1) {
     // The first frame was not planned: it is shown where the display puts it.
@@ -376,7 +376,9 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
     shown_prev_ = shown;
     const Nanos gap = period_ > Nanos::zero() ? period_ : config_.min_interval;
     // Mixed cadence: the next point of the free cadence, shown at the vblank at or after it.
-    const Nanos due = mixed_ ? display_cur_ + period_ : display_cur_ + interval_;
+    // Mixed cadence on a fixed refresh: the earliest vblank the frame can make (pushes
+    // place it); on a free display: one free interval on.
+    const Nanos due = mixed_ && period_ > Nanos::zero() ? display_cur_ + period_ : display_cur_ + interval_;
     display_next_ = std::max({due, shown + gap, late_floor_});
     if (period_ > Nanos::zero()) display_next_ = grid_at_or_after(display_next_);
     // Shown later than its cadence point (a late frame): the cadence restarts there.
@@ -422,6 +424,8 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
     waited_ = true;
     return Action{ActionKind::wait, Nanos::zero(), start_next_};
   }
+  // The mixed cadence runs as fast as the costs allow: its plan is to start right away.
+  if (mixed_ && !waited_) start_next_ = now;
   return Action{ActionKind::render, Nanos::zero(), Nanos::zero()};
 }
 
@@ -447,7 +451,7 @@ Nanos AdaptivePolicy::free_interval(Nanos mean_busy) const {
 }
 
 bool AdaptivePolicy::prefer_mixed(Nanos even, Nanos free) const {
-  if (period_ <= Nanos::zero() || config_.mixed_cadence_loss <= 0 || config_.mixed_cadence_loss >= 1) return false;
+  if (config_.mixed_cadence_loss <= 0 || config_.mixed_cadence_loss >= 1) return false;
   const double ratio = static_cast<double>(free.count()) / static_cast<double>(even.count());
   return ratio < 1.0 - config_.mixed_cadence_loss && even > config_.mixed_cadence_over;
 }
@@ -468,18 +472,24 @@ Nanos AdaptivePolicy::recent_busy_mean(std::size_t n) const {
 
 bool AdaptivePolicy::choose_cadence() {
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
-  if (period_ <= Nanos::zero() || config_.mixed_cadence_loss <= 0 || config_.mixed_cadence_loss >= 1 ||
-      busy_ring_.size() < window)
+  if (config_.mixed_cadence_loss <= 0 || config_.mixed_cadence_loss >= 1 || busy_ring_.size() < window)
     return mixed_;
   Nanos sum{0};
   for (const Nanos b : busy_ring_) sum += b;
   const Nanos mean = sum / static_cast<std::int64_t>(busy_ring_.size());
-  const Nanos even = quantize_up(scale(mean, config_.widen_factor));
+  // The steady choice: whole periods over the mean with the widen margin; on a free
+  // display, the interval the percentile shrink rule would give.
+  const Nanos even = period_ > Nanos::zero()
+                         ? quantize_up(scale(mean, config_.widen_factor))
+                         : std::clamp(scale(percentile_busy(config_.shrink_percentile), config_.widen_factor),
+                                      config_.min_interval, config_.max_interval);
   const Nanos free = free_interval(mean);
   // Enter when whole periods lose more than the allowed share of the rate; leave (to
   // whole periods) when they lose less than half of it: no flapping at the threshold.
   const double ratio = static_cast<double>(free.count()) / static_cast<double>(even.count());
-  if (!mixed_ && prefer_mixed(even, free)) {
+  // On a free display, entering compares with the interval in force (the shrink rule's
+  // hold and backoff have settled it: a rare spike in the window does not count).
+  if (!mixed_ && prefer_mixed(period_ > Nanos::zero() ? even : interval_, free)) {
     mixed_ = true;
     smooth_set_interval(free, free > interval_ ? event_widen : event_shrink);
   } else if (mixed_ && (ratio >= 1.0 - config_.mixed_cadence_loss / 2 || even <= config_.mixed_cadence_over)) {

@@ -1,5 +1,6 @@
 #include "pacer/policies.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace pacer {
@@ -8,6 +9,16 @@ std::span<const std::string_view> policy_names() {
   static constexpr std::array<std::string_view, 6> names{
       "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable"};
   return names;
+}
+
+void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display) {
+  cfg.adaptive.refresh_period = display.fixed_period();
+  cfg.adaptive.queued_presents = display.mode != PresentMode::mailbox;
+  if (display.mode == PresentMode::fifo || display.mode == PresentMode::vrr)
+    cfg.adaptive.pipeline_frames = std::clamp(display.images - 1, 1, cfg.adaptive.pipeline_frames);
+  if (display.mode == PresentMode::mailbox) cfg.adaptive.pipeline_frames = 1;  // nothing queues
+  if (display.mode == PresentMode::vrr)
+    cfg.adaptive.min_interval = std::max(cfg.adaptive.min_interval, display.period);
 }
 
 std::unique_ptr<Pacer> make_pacer(std::string_view name, const PolicyConfig& cfg) {

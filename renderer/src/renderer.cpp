@@ -490,6 +490,7 @@ std::uint32_t Renderer::validation_messages() const { return impl_->ctx.messages
 std::uint32_t Renderer::validation_errors() const { return impl_->ctx.errors.load(std::memory_order_relaxed); }
 std::string Renderer::device_name() const { return impl_->ctx.properties.deviceName; }
 VkExtent2D Renderer::extent() const { return impl_->extent; }
+std::uint32_t Renderer::image_count() const { return static_cast<std::uint32_t>(impl_->images.size()); }
 bool Renderer::headless() const { return !impl_->window; }
 
 }  // namespace renderer

@@ -47,6 +47,9 @@ Runs a pacing policy in virtual time with fixed costs and prints a summary.
   --max-steps N        updates per frame at most (default 8)
   --debt discard|keep  what happens to time beyond the step cap (default discard)
   --no-shrink          adaptive: hold the interval (it still widens on overrun)
+  --pipeline-frames N  adaptive, fifo: frames start up to N intervals ahead of their display
+                       (default 2, at most images - 1; 1: least latency)
+  --even-cadence       adaptive: whole refresh periods always, never the mixed cadence
   --frames N           frames to render (default 600)
   --timeline           print the actions in the seed's notation (R<t> U<sim t> W<t>)
   --log FILE           write the native pacing log (CSV; with --compare: FILE.<policy>.csv)
@@ -164,6 +167,12 @@ Options parse(int argc, char** argv) {
       else throw UsageError{"--debt: expected discard or keep, got '" + std::string(d) + "'"};
     } else if (a == "--no-shrink") {
       o.config.adaptive.shrink = false;
+    } else if (a == "--pipeline-frames") {
+      const std::int64_t n = parse_count(a, value());
+      if (n > 8) throw UsageError{"--pipeline-frames: expected 1 to 8, got " + std::to_string(n)};
+      o.config.adaptive.pipeline_frames = static_cast<int>(n);
+    } else if (a == "--even-cadence") {
+      o.config.adaptive.mixed_cadence_loss = 1;
     } else if (a == "--frames") {
       o.frames = parse_count(a, value());
     } else if (a == "--timeline") {
@@ -187,9 +196,7 @@ Options parse(int argc, char** argv) {
   }
   // The policies learn the display they pace: its refresh period (fixed refresh) or its
   // fastest refresh (vrr: no frame rate above the panel's).
-  o.config.adaptive.refresh_period = o.display.fixed_period();
-  if (o.display.mode == pacer::PresentMode::vrr)
-    o.config.adaptive.min_interval = std::max(o.config.adaptive.min_interval, o.display.period);
+  pacer::fit_to_display(o.config, o.display);
   if (o.config.adaptive.min_interval > o.config.adaptive.max_interval)
     throw UsageError{"--min-interval-ms must not exceed --max-interval-ms"};
   return o;

@@ -13,14 +13,18 @@
 // display time on the vblank grid (whole refresh periods on fixed-refresh
 // displays), the world is rendered for that time, the present is held until it
 // (FramePlan::present_at), an overrun is a frame that misses its planned display
-// (pipelined: a frame may start late and still make it), one miss is a hitch
-// (re-plan, no widening), consecutive misses widen, shrinking is one period at a
-// time on the busy-time p95 with a margin and backs off after a failed try, and
-// updates that cost more than they simulate get a time budget (spiral guard).
+// (pipelined: a frame may start late and still make it; on FIFO frames start two
+// intervals ahead), one miss is a hitch (re-plan, no widening; the world keeps the
+// late frame's lag instead of jumping), consecutive misses or a mean overload widen,
+// shrinking is one period at a time on the busy-time p95 with a margin and backs off
+// after a failed try, whole periods give way to a mixed cadence when they would cost
+// over 10% of the rate below 50 fps, and updates that cost more than they simulate get
+// a time budget (spiral guard). docs/pacing.md has every rule.
 //
 //   pacer::AdaptiveConfig cfg;              // every constant has a documented default
 //   cfg.initial_interval = 16ms;
 //   cfg.refresh_period = 16'666'667ns;      // a 60 Hz FIFO swapchain; 0 = unknown
+//   cfg.pipeline_frames = 2;                // swapchain images - 1 (pacer::fit_to_display)
 //   pacer::AdaptivePolicy pacer{cfg, {}};   // FixedStepConfig{} = 1/64 s steps, cap 8
 //   auto plan = pacer.begin_frame(0ns);     // then the protocol of pacer/pacer.hpp;
 //   // hold the present until plan.present_at when it is >= 0, and feed display
@@ -91,9 +95,10 @@ struct AdaptiveConfig {
   /// an even cadence is worth more than the frames a mixed one adds.
   Nanos mixed_cadence_over{20'000'000};
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
-  double mixed_margin = 1.02;
-  /// Mixed cadence: frames are planned this deep render estimate ahead (the second-longest
-  /// of this many recent renders + present_margin), so rare long renders still make it.
+  double mixed_margin = 1.05;
+  /// Free displays (immediate, VRR): frames start this deep render estimate ahead of their
+  /// present (the second-longest of this many recent renders + present_margin), so a rare
+  /// long render seen in that history still makes its planned present.
   int deep_history = 128;
   /// Added to the render estimate: the waiter's wake error and clock noise.
   Nanos present_margin{250'000};

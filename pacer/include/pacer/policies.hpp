@@ -12,6 +12,7 @@
 
 #include "pacer/adaptive.hpp"
 #include "pacer/baselines.hpp"
+#include "pacer/display.hpp"
 
 namespace pacer {
 
@@ -21,6 +22,12 @@ struct PolicyConfig {
   /// The frame-rate target of accumulator-capped (1/60 s).
   Nanos capped_interval{16'666'667};
 };
+
+/// Tells the policies the display they pace: the refresh period of a fixed-refresh one,
+/// whether presents queue (FIFO) or replace each other (mailbox), how many frames the
+/// swapchain lets start ahead (images - 1), and on VRR the panel's fastest refresh as the
+/// frame-rate cap.
+void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display);
 
 /// "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable".
 std::span<const std::string_view> policy_names();

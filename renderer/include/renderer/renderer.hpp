@@ -161,6 +161,8 @@ class Renderer {
   std::string device_name() const;
   /// Size in pixels of the images drawn now (swapchain or offscreen).
   VkExtent2D extent() const;
+  /// Images drawn into now: the swapchain's (after any recreation), or the offscreen ones.
+  std::uint32_t image_count() const;
   bool headless() const;
 
  private:

@@ -1,0 +1,174 @@
+// Display-aware adaptive, issue 5's second round: late frames keep their lag (one error,
+// not a freeze then a jump), frames start two intervals ahead on a FIFO queue, queued
+// presents go at once, a mean overload widens, and the mixed cadence keeps the rate when
+// whole periods would halve it. Virtual time only; exact nanoseconds.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "pacer/adaptive.hpp"
+#include "pacer/policies.hpp"
+#include "pacer/simulator.hpp"
+#include "pacer/stats.hpp"
+
+using namespace pacer;
+using namespace pacer::literals;
+
+namespace {
+
+constexpr Nanos period = 10_ms;  // a 100 Hz display: round numbers
+
+SimOptions display(PresentMode mode) {
+  SimOptions opt;
+  opt.display.mode = mode;
+  opt.display.period = mode == PresentMode::immediate ? 0_ms : period;
+  return opt;
+}
+
+AdaptiveConfig config_for(const SimOptions& opt, Nanos initial = 10_ms) {
+  PolicyConfig cfg;
+  cfg.adaptive.initial_interval = initial;
+  fit_to_display(cfg, opt.display);
+  return cfg.adaptive;
+}
+
+FixedStepConfig step_5(DebtPolicy debt = DebtPolicy::discard) {
+  FixedStepConfig sim;
+  sim.step = 5_ms;
+  sim.debt = debt;
+  return sim;
+}
+
+SimRun run(AdaptivePolicy& p, const SimOptions& opt, std::vector<Nanos> render, Nanos update = 500_us) {
+  const auto frames = static_cast<std::int64_t>(render.size());
+  SimCosts costs{[render](std::int64_t f) { return render[static_cast<std::size_t>(f)]; },
+                 [update](std::int64_t, std::int64_t) { return update; }};
+  return simulate(p, costs, frames, opt);
+}
+
+/// Animation error of frame i (design.md section 4), in ns.
+Nanos anim_error(const SimRun& r, std::size_t i) {
+  const FrameRecord& a = r.records[i];
+  const FrameRecord& b = r.records[i - 1];
+  return (a.animation_time - b.animation_time) - (shown_time(a) - shown_time(b));
+}
+
+}  // namespace
+
+TEST(LateFrames, TheWorldContinuesFromALateFrameInsteadOfJumping) {
+  // A 45 ms render at 100 Hz is shown late whatever the plan. Its own animation error is
+  // unavoidable; the frame after it continues from it (the lag is dropped as debt), so
+  // it has none, where re-syncing to the clock would show a 40 ms jump.
+  const SimOptions opt = display(PresentMode::fifo);
+  std::vector<Nanos> render(200, 3_ms);
+  render[100] = 45_ms;
+  AdaptivePolicy p{config_for(opt), step_5()};
+  const SimRun r = run(p, opt, render);
+  EXPECT_LT(anim_error(r, 100), 0_ms);  // shown later than the world it shows
+  Nanos dropped{0};
+  for (const FrameRecord& f : r.records) dropped += f.dropped;
+  EXPECT_EQ(dropped, -anim_error(r, 100)) << "the lateness is the dropped debt";
+  for (std::size_t i = 101; i < r.records.size(); ++i) EXPECT_EQ(anim_error(r, i), 0_ms) << i;
+  EXPECT_EQ(p.lag(), 0_ms);
+}
+
+TEST(LateFrames, WithKeptDebtTheLagIsCaughtUpInBoundedSteps) {
+  // Lockstep/networked games keep every nanosecond: the lag is caught up by at most
+  // catch_up x interval per frame, so no frame after the late one jumps further.
+  const SimOptions opt = display(PresentMode::fifo);
+  std::vector<Nanos> render(200, 3_ms);
+  render[100] = 45_ms;
+  AdaptiveConfig cfg = config_for(opt);
+  cfg.catch_up = 0.25;
+  AdaptivePolicy p{cfg, step_5(DebtPolicy::keep)};
+  const SimRun r = run(p, opt, render);
+  const Nanos lateness = -anim_error(r, 100);
+  ASSERT_GT(lateness, 0_ms);
+  Nanos caught{0};
+  for (std::size_t i = 101; i < r.records.size(); ++i) {
+    const Nanos e = anim_error(r, i);
+    EXPECT_GE(e, 0_ms) << i;
+    EXPECT_LE(e, scale(p.interval(), 0.25)) << i;
+    caught += e;
+  }
+  EXPECT_EQ(caught, lateness) << "all of it caught up, none dropped";
+  for (const FrameRecord& f : r.records) EXPECT_EQ(f.dropped, 0_ms);
+  EXPECT_EQ(p.lag(), 0_ms);
+}
+
+TEST(Pipeline, AFrameLongerThanAnIntervalStillMakesItsVblank) {
+  // Frames start two intervals before their display on a 3-image FIFO: a 16 ms render
+  // (more than the 10 ms interval, less than two minus the updates) uses the queue's
+  // slack. Starting one interval ahead, the same frame is shown late.
+  const SimOptions opt = display(PresentMode::fifo);
+  std::vector<Nanos> render(200, 3_ms);
+  render[100] = 16_ms;
+  AdaptivePolicy deep{config_for(opt), step_5()};
+  const SimRun d = run(deep, opt, render);
+  for (std::size_t i = 40; i < d.records.size(); ++i) {
+    EXPECT_EQ(*d.records[i].display - *d.records[i - 1].display, period) << i;
+    EXPECT_EQ(anim_error(d, i), 0_ms) << i;
+  }
+  AdaptiveConfig shallow_cfg = config_for(opt);
+  shallow_cfg.pipeline_frames = 1;
+  AdaptivePolicy shallow{shallow_cfg, step_5()};
+  const SimRun s = run(shallow, opt, render);
+  EXPECT_GT(*s.records[100].display - *s.records[99].display, period);
+}
+
+TEST(Pipeline, QueuedPresentsGoAtOnceAndMailboxPresentsAreHeld) {
+  // FIFO: a frame due one period after the previous one cannot be shown early, so its
+  // present is not held (the CPU goes on). Mailbox would replace the queued frame: held.
+  const SimOptions fifo = display(PresentMode::fifo);
+  AdaptivePolicy f{config_for(fifo), step_5()};
+  const SimRun rf = run(f, fifo, std::vector<Nanos>(120, 3_ms));
+  const SimOptions mailbox = display(PresentMode::mailbox);
+  AdaptivePolicy m{config_for(mailbox), step_5()};
+  const SimRun rm = run(m, mailbox, std::vector<Nanos>(120, 3_ms));
+  for (std::size_t i = 40; i < 120; ++i) {
+    EXPECT_EQ(rf.records[i].present, rf.records[i].cpu_start + 3_ms) << i;
+    EXPECT_EQ(*rf.records[i].display, rf.records[i].animation_time) << i;
+    EXPECT_GT(rm.records[i].present, *rm.records[i].display - period) << i;  // after the vblank before
+    EXPECT_EQ(*rm.records[i].display, rm.records[i].animation_time) << i;
+  }
+  EXPECT_EQ(rm.replaced, 0);
+}
+
+TEST(MixedCadence, KeepsTheRateWhenWholePeriodsWouldHalveIt) {
+  // 60 Hz, a 16 ms render plus updates: every frame needs a little more than a period.
+  // Whole periods would run at 30 fps; the mixed cadence shows each frame at the first
+  // vblank it makes (one or two periods apart), with the world of that vblank.
+  SimOptions opt;
+  opt.display.mode = PresentMode::fifo;
+  opt.display.period = period_of_hz(60);
+  AdaptivePolicy p{config_for(opt, opt.display.period), step_5()};
+  const SimRun r = run(p, opt, std::vector<Nanos>(600, 16_ms));
+  EXPECT_TRUE(p.mixed_cadence());
+  const Summary s = summarize(r.records, {.warmup_frames = 120});
+  EXPECT_GT(s.average_fps, 45.0);
+  for (std::size_t i = 121; i < r.records.size(); ++i) {
+    const FrameRecord& f = r.records[i];
+    EXPECT_EQ((*f.display - *r.records[i - 1].display) % opt.display.period, 0_ms) << i;  // on the grid
+    EXPECT_EQ(f.animation_time, *f.display - (r.records[120].display.value() - r.records[120].animation_time)) << i;
+  }
+
+  // mixed_cadence_loss = 1: whole periods always (Swappy's choice), a steady 30 fps.
+  AdaptiveConfig even_cfg = config_for(opt, opt.display.period);
+  even_cfg.mixed_cadence_loss = 1;
+  AdaptivePolicy even{even_cfg, step_5()};
+  const SimRun e = run(even, opt, std::vector<Nanos>(600, 16_ms));
+  EXPECT_FALSE(even.mixed_cadence());
+  for (std::size_t i = 121; i < e.records.size(); ++i)
+    EXPECT_EQ(*e.records[i].display - *e.records[i - 1].display, 2 * opt.display.period) << i;
+}
+
+TEST(MixedCadence, NotAboveFiftyFramesPerSecond) {
+  // At 100 Hz a 13 ms frame would alternate 10 and 20 ms; whole periods give a steady
+  // 50 fps, which is not below mixed_cadence_over: the policy widens to 20 ms instead.
+  const SimOptions opt = display(PresentMode::fifo);
+  AdaptivePolicy p{config_for(opt), step_5()};
+  const SimRun r = run(p, opt, std::vector<Nanos>(300, 12_ms));
+  EXPECT_FALSE(p.mixed_cadence());
+  EXPECT_EQ(p.interval(), 20_ms);
+}
