@@ -6,6 +6,20 @@
 
 namespace pacer {
 
+namespace {
+
+/// Appends to a ring of at most `capacity` values; `next` is where the next one goes.
+void push_ring(std::vector<Nanos>& ring, std::size_t& next, std::size_t capacity, Nanos value) {
+  if (ring.size() < capacity) {
+    ring.push_back(value);
+  } else {
+    ring[next] = value;
+  }
+  next = (next + 1) % capacity;
+}
+
+}  // namespace
+
 AdaptivePolicy::AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim, std::string_view name)
     : Pacer{name},
       config_{config},
@@ -67,12 +81,7 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   }
   render_end_ = now;
   const auto history = static_cast<std::size_t>(std::max(config_.render_history, 1));
-  if (renders_.size() < history) {
-    renders_.push_back(render_cost_);
-  } else {
-    renders_[renders_next_] = render_cost_;
-  }
-  renders_next_ = (renders_next_ + 1) % history;
+  push_ring(renders_, renders_next_, history, render_cost_);
   // The second-longest recent render: one hitch in the history is late whatever the
   // estimate, and counting it would start every frame early for a whole history (the
   // loop idling in present holds); a new, lasting level shows up after two frames.
@@ -81,12 +90,7 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   const Nanos longest = sorted.size() >= 8 ? sorted[sorted.size() - 2] : sorted.back();
   lead_ = longest + config_.present_margin;
   const auto deep = static_cast<std::size_t>(std::max(config_.deep_history, 2));
-  if (deep_renders_.size() < deep) {
-    deep_renders_.push_back(render_cost_);
-  } else {
-    deep_renders_[deep_next_] = render_cost_;
-  }
-  deep_next_ = (deep_next_ + 1) % deep;
+  push_ring(deep_renders_, deep_next_, deep, render_cost_);
   std::vector<Nanos> deep_sorted = deep_renders_;
   const auto second = deep_sorted.end() - (deep_sorted.size() >= 8 ? 2 : 1);
   std::nth_element(deep_sorted.begin(), second, deep_sorted.end());
@@ -216,12 +220,7 @@ void AdaptivePolicy::measure_busy(Nanos now) {
 
 void AdaptivePolicy::consider_shrink(Nanos busy, Nanos cost_at_pre_hitch) {
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
-  if (window_.size() < window) {
-    window_.push_back(busy);
-  } else {
-    window_[window_next_] = busy;
-  }
-  window_next_ = (window_next_ + 1) % window;
+  push_ring(window_, window_next_, window, busy);
   ++frames_since_change_;
 
   if (hitch_pending_ && hitch_seen_ < 0) {
@@ -512,12 +511,7 @@ void AdaptivePolicy::smooth_after_frame() {
   // CPU work only: the render plus the updates (the present hold between them is not busy).
   const Nanos busy = render_cost_ + frame_update_cost_;
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
-  if (busy_ring_.size() < window) {
-    busy_ring_.push_back(busy);
-  } else {
-    busy_ring_[busy_next_] = busy;
-  }
-  busy_next_ = (busy_next_ + 1) % window;
+  push_ring(busy_ring_, busy_next_, window, busy);
   ++frames_since_change_;
 
   // Spiral detection over a decaying sum: update CPU time against simulated time.

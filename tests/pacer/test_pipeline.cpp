@@ -47,6 +47,13 @@ SimRun run(AdaptivePolicy& p, const SimOptions& opt, std::vector<Nanos> render, 
   return simulate(p, costs, frames, opt);
 }
 
+/// 200 frames of 3 ms with one of 45 ms at frame 100: shown late whatever the plan.
+std::vector<Nanos> one_long_frame() {
+  std::vector<Nanos> render(200, 3_ms);
+  render[100] = 45_ms;
+  return render;
+}
+
 /// Animation error of frame i (design.md section 4), in ns.
 Nanos anim_error(const SimRun& r, std::size_t i) {
   const FrameRecord& a = r.records[i];
@@ -61,10 +68,8 @@ TEST(LateFrames, TheWorldContinuesFromALateFrameInsteadOfJumping) {
   // unavoidable; the frame after it continues from it (the lag is dropped as debt), so
   // it has none, where re-syncing to the clock would show a 40 ms jump.
   const SimOptions opt = display(PresentMode::fifo);
-  std::vector<Nanos> render(200, 3_ms);
-  render[100] = 45_ms;
   AdaptivePolicy p{config_for(opt), step_5()};
-  const SimRun r = run(p, opt, render);
+  const SimRun r = run(p, opt, one_long_frame());
   EXPECT_LT(anim_error(r, 100), 0_ms);  // shown later than the world it shows
   Nanos dropped{0};
   for (const FrameRecord& f : r.records) dropped += f.dropped;
@@ -77,12 +82,10 @@ TEST(LateFrames, WithKeptDebtTheLagIsCaughtUpInBoundedSteps) {
   // Lockstep/networked games keep every nanosecond: the lag is caught up by at most
   // catch_up x interval per frame, so no frame after the late one jumps further.
   const SimOptions opt = display(PresentMode::fifo);
-  std::vector<Nanos> render(200, 3_ms);
-  render[100] = 45_ms;
   AdaptiveConfig cfg = config_for(opt);
   cfg.catch_up = 0.25;
   AdaptivePolicy p{cfg, step_5(DebtPolicy::keep)};
-  const SimRun r = run(p, opt, render);
+  const SimRun r = run(p, opt, one_long_frame());
   const Nanos lateness = -anim_error(r, 100);
   ASSERT_GT(lateness, 0_ms);
   Nanos caught{0};
