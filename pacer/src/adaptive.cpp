@@ -127,6 +127,9 @@ void AdaptivePolicy::on_observe_display(std::int64_t frame, Nanos display) {
   const std::int64_t ahead = frame_index() - frame;  // frames started after `frame`, this one included
   late_floor_ = std::max(late_floor_, display + interval_ * ahead);
   missed_ = true;
+  // The current frame itself (a present that woke late, a queue): its real display time
+  // sets the lag the next frame continues from.
+  if (frame == frame_index() - 1) observed_late_ = display;
 }
 
 Nanos AdaptivePolicy::cost_at(Nanos interval) const {
@@ -359,6 +362,7 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
   busy_ = Nanos::zero();
   planned_next_ = false;
   missed_ = false;
+  observed_late_ = Nanos::min();
   pushed_ = false;
   waited_ = false;
   frame_update_cost_ = Nanos::zero();
@@ -370,7 +374,7 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
     planned_next_ = true;
     // The frame that follows is planned one interval after this one's display; a frame
     // shown late moves the cadence (never two frames on one vblank, never a catch-up burst).
-    const Nanos shown = missed_ ? grid_at_or_after(render_end_) : display_cur_;
+    const Nanos shown = std::max(missed_ ? grid_at_or_after(render_end_) : display_cur_, observed_late_);
     absorb_lag(shown);
     shown_prev_ = shown;
     const Nanos gap = period_ > Nanos::zero() ? period_ : config_.min_interval;

@@ -192,6 +192,7 @@ class AdaptivePolicy final : public Pacer {
   Nanos start_next_{0};      ///< planned start of the next frame
   bool planned_next_ = false;
   bool missed_ = false;      ///< the current frame missed its planned display
+  Nanos observed_late_ = Nanos::min();  ///< the current frame's display, when reported later than planned
   unsigned miss_history_ = 0;       ///< bit i: the frame i frames ago missed
   Nanos render_end_{0};
   Nanos lead_{0};
