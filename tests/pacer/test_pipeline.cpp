@@ -175,3 +175,37 @@ TEST(MixedCadence, NotAboveFiftyFramesPerSecond) {
   EXPECT_FALSE(p.mixed_cadence());
   EXPECT_EQ(p.interval(), 20_ms);
 }
+
+TEST(LateFrames, APresentThatWakesLateCostsOneError) {
+  // Immediate presentation, driven by hand: frame 100's held present wakes 2 ms late (a
+  // sleep overshoot). The display reports it; the next frame continues from what was
+  // shown, so only frame 100 carries an error.
+  AdaptiveConfig cfg;
+  cfg.initial_interval = 10_ms;
+  AdaptivePolicy p{cfg, step_5()};
+  std::vector<FrameRecord> records;
+  Nanos now{0};
+  for (std::int64_t f = 0; f < 200; ++f) {
+    const FramePlan plan = p.begin_frame(now);
+    if (auto r = p.take_record()) records.push_back(*r);
+    now += 3_ms;
+    p.end_render(now);
+    if (plan.present_at > now) now = plan.present_at + (f == 100 ? 2_ms : 0_ms);
+    p.set_presentation(now, now, TimingSource::virtual_time);
+    p.observe_display(f, now);
+    for (Action a = p.next(now); a.kind != ActionKind::render; a = p.next(now)) {
+      if (a.kind == ActionKind::update) {
+        now += 500_us;
+        p.end_update(now);
+      } else {
+        now = std::max(now, a.until);
+      }
+    }
+  }
+  ASSERT_TRUE(p.display_mode());
+  SimRun run;
+  run.records = records;
+  EXPECT_EQ(anim_error(run, 100), -2_ms);
+  for (std::size_t i = 101; i < records.size(); ++i) EXPECT_EQ(anim_error(run, i), 0_ms) << i;
+  for (std::size_t i = 20; i < 100; ++i) EXPECT_EQ(anim_error(run, i), 0_ms) << i;
+}
