@@ -11,11 +11,13 @@ scripts/deps.sh all
 cmake -S . -B build-run -DFP_BUILD_TESTS=OFF -DFP_BUILD_BENCH=OFF >/dev/null
 cmake --build build-run -j2 >/dev/null
 mkdir -p out
-cmd=(build-run/samples/load_sweep/load_sweep --duration 20 --log out/pacing.csv --trace out/trace.json "$@")
+cmd=(build-run/samples/load_sweep/load_sweep --duration 20 --log out/pacing.csv --trace out/trace.json)
 if [ -z "${DISPLAY:-}" ]; then
-  xvfb-run -a -s "-screen 0 1280x720x24" "${cmd[@]}"
+  # Xvfb reports no refresh rate: assume a 60 Hz monitor, so adaptive plans its frames on a
+  # vblank grid as it does on a real display (a later --refresh-hz in "$@" wins).
+  xvfb-run -a -s "-screen 0 1280x720x24" "${cmd[@]}" --refresh-hz 60 "$@"
 else
-  "${cmd[@]}"
+  "${cmd[@]}" "$@"
 fi
 build-run/tools/pacer-report/pacer-report out/pacing.csv --html out/report.html --json out/summary.json
 echo "wrote out/pacing.csv, out/pacing.meta.json, out/trace.json, out/report.html, out/summary.json"
