@@ -289,9 +289,16 @@ Nanos AdaptivePolicy::start_lead() const {
   // render (seen in the long history) still makes its planned present; the loop cannot
   // start before the previous present anyway.
   if (period_ <= Nanos::zero()) return deep_lead_;
+  // pipeline_frames intervals ahead while a frame has recently needed it; one once none
+  // has for shallow_after frames (a period less latency).
+  const bool needed = config_.shallow_after <= 0 || frame_index() - last_deep_frame_ <= config_.shallow_after;
+  return fixed_lead(needed ? std::max(config_.pipeline_frames, 1) : 1);
+}
+
+Nanos AdaptivePolicy::fixed_lead(int depth) const {
   const std::int64_t p = period_.count();
   const std::int64_t k = std::max<std::int64_t>(1, (lead_.count() + p - 1) / p);
-  return std::max(Nanos{k * p}, interval_ * std::max(config_.pipeline_frames, 1));
+  return std::max(Nanos{k * p}, interval_ * depth);
 }
 
 Nanos AdaptivePolicy::percentile_busy(double pct) const {
@@ -543,6 +550,9 @@ void AdaptivePolicy::smooth_after_frame() {
   const bool miss = missed_ || pushed_;
   miss_history_ = (miss_history_ << 1) | (miss ? 1u : 0u);
   if (miss) missed_busy_.push_back(busy);
+  // A frame that missed, or would have missed starting one interval ahead, needs the depth.
+  if (missed_ || (period_ > Nanos::zero() && render_cost_ + config_.present_margin > fixed_lead(1)))
+    last_deep_frame_ = frame;
   const int recent = std::popcount(miss_history_ & 0xFu);  // misses among the last 4 frames
   if (recent == 0) missed_busy_.clear();
   // A queue absorbs costs that vary around the interval, not a mean above it: when the

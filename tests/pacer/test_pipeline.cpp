@@ -209,3 +209,21 @@ TEST(LateFrames, APresentThatWakesLateCostsOneError) {
   for (std::size_t i = 101; i < records.size(); ++i) EXPECT_EQ(anim_error(run, i), 0_ms) << i;
   for (std::size_t i = 20; i < 100; ++i) EXPECT_EQ(anim_error(run, i), 0_ms) << i;
 }
+
+TEST(Pipeline, StartsOneIntervalAheadOnceNoFrameNeedsTwo) {
+  // shallow_after frames in a row that render within one interval: the pipeline drops to
+  // one interval (a period less latency). A frame that misses brings the depth back.
+  const SimOptions opt = display(PresentMode::fifo);
+  AdaptiveConfig cfg = config_for(opt);
+  cfg.shallow_after = 100;
+  AdaptivePolicy p{cfg, step_5()};
+  std::vector<Nanos> render(450, 3_ms);
+  render[300] = 16_ms;
+  const SimRun r = run(p, opt, render);
+  auto ahead = [&](std::size_t i) { return *r.records[i].display - r.records[i].planned_start; };
+  EXPECT_EQ(ahead(50), 2 * period);
+  EXPECT_EQ(ahead(200), period);
+  EXPECT_LT(anim_error(r, 300), 0_ms) << "one interval ahead, the long frame misses";
+  EXPECT_EQ(ahead(305), 2 * period);
+  EXPECT_EQ(ahead(449), period);
+}

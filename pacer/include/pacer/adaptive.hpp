@@ -79,6 +79,10 @@ struct AdaptiveConfig {
   /// uses the slack of the queue instead of missing its vblank, as a blocking FIFO loop
   /// does; the cost is this many intervals of latency. 1: start one interval ahead.
   int pipeline_frames = 2;
+  /// ... but only until this many frames in a row have rendered within one interval (none
+  /// needed the depth, none missed); then one interval ahead (a period less latency) until
+  /// the next frame that needs it. <= 0: always pipeline_frames.
+  std::int64_t shallow_after = 600;
   /// Presents queue in order, one per vblank (FIFO): a frame planned one period after the
   /// previous one is presented at once (the queue holds it). false (mailbox, where a newer
   /// present replaces a queued one): every present is held until its planned vblank.
@@ -180,6 +184,8 @@ class AdaptivePolicy final : public Pacer {
   Nanos quantize_up(Nanos interval) const;
   Nanos grid_at_or_after(Nanos t) const;
   Nanos start_lead() const;
+  /// Fixed refresh: how far ahead of its display a frame starts, `depth` intervals deep.
+  Nanos fixed_lead(int depth) const;
   Nanos percentile_busy(double p) const;
   void smooth_set_interval(Nanos interval, unsigned event);
 
@@ -222,7 +228,8 @@ class AdaptivePolicy final : public Pacer {
   bool mixed_ = false;              ///< mixed cadence: a free interval on the vblank grid
   Nanos cadence_cur_{0};            ///< the current frame's point on the free cadence
   Nanos cadence_next_{0};           ///< the next frame's
-  Nanos shown_prev_{0};             ///< when the previous frame is (expected to be) shown
+  Nanos shown_prev_{0};
+  std::int64_t last_deep_frame_ = 0;  ///< the last frame that needed pipeline_frames (or missed)             ///< when the previous frame is (expected to be) shown
 
  private:
   void widen_if_overrun(Nanos now);
