@@ -39,7 +39,7 @@ struct Options {
   double refresh_hz = -1;           ///< --refresh-hz HZ: the display's rate for whole-period intervals (0: none; default: the monitor's with fifo)
   std::int64_t resize_at = -1;      ///< --resize-at N: halve the window at frame N, restore at 2N (tests)
   std::string load_description;     ///< set by the sample: its load specs, for the run metadata
-  pacer::PolicyConfig pacing;       ///< --step-ms, --interval-ms, --max-steps, --debt, --no-shrink
+  pacer::PolicyConfig pacing;       ///< --step-ms, --interval-ms, --max-steps, --debt, --no-shrink, --pipeline-frames, --even-cadence
 };
 
 class Cli {
