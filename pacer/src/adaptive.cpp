@@ -332,7 +332,6 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
     }
     display_cur_ = now;
     display_next_ = now;
-    cadence_cur_ = cadence_next_ = now;
     start_next_ = now;
     frame_end_ = now;
     plan.planned_start = now;
@@ -341,7 +340,6 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
   } else {
     smooth_after_frame();
     display_cur_ = display_next_;
-    cadence_cur_ = cadence_next_;
     const auto slot = static_cast<std::size_t>(frame_index()) % planned_.size();
     planned_[slot] = display_cur_;
     planned_frame_[slot] = frame_index();
@@ -385,14 +383,11 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
     absorb_lag(shown);
     shown_prev_ = shown;
     const Nanos gap = period_ > Nanos::zero() ? period_ : config_.min_interval;
-    // Mixed cadence: the next point of the free cadence, shown at the vblank at or after it.
-    // Mixed cadence on a fixed refresh: the earliest vblank the frame can make (pushes
-    // place it); on a free display: one free interval on.
+    // Mixed cadence on a fixed refresh: the earliest vblank after this one; the pushes
+    // below move it to the first vblank the frame can make. Otherwise one interval on.
     const Nanos due = mixed_ && period_ > Nanos::zero() ? display_cur_ + period_ : display_cur_ + interval_;
     display_next_ = std::max({due, shown + gap, late_floor_});
     if (period_ > Nanos::zero()) display_next_ = grid_at_or_after(display_next_);
-    // Shown later than its cadence point (a late frame): the cadence restarts there.
-    cadence_next_ = mixed_ && display_next_ <= grid_at_or_after(due) ? due : display_next_;
     start_next_ = display_next_ - start_lead();
     frame_end_ = display_next_;
     pushes_ = 0;
@@ -423,7 +418,6 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
       ++pushes_;
       pushed_ = true;
       display_next_ = period_ > Nanos::zero() ? grid_at_or_after(now + lead) : now + lead;
-      cadence_next_ = display_next_;
       start_next_ = display_next_ - start_lead();
       frame_end_ = display_next_;
       continue;  // more simulation time to cover

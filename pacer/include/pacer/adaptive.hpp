@@ -87,13 +87,14 @@ struct AdaptiveConfig {
   /// previous one is presented at once (the queue holds it). false (mailbox, where a newer
   /// present replaces a queued one): every present is held until its planned vblank.
   bool queued_presents = true;
-  /// Fixed refresh, mixed cadence: when whole refresh periods would cost more than this
-  /// share of the frame rate the loop sustains (its mean busy time x mixed_margin, at
-  /// least one period), the interval is that free time instead and each frame is shown
-  /// at the first vblank at or after its point on the free cadence, with the world of
-  /// that vblank: frames alternate between n and n + 1 periods (no animation error), at
-  /// the rate the costs allow. 1 keeps whole periods always (Swappy's choice: steady, at
-  /// up to half the rate); 0 never quantizes.
+  /// Mixed cadence: when whole refresh periods would cost more than this share of the
+  /// frame rate the loop sustains (its mean busy time x mixed_margin, at least one
+  /// period), each frame is shown at the first vblank it can make after the previous one
+  /// (judged with a typical render, the p75 of render_history), with the world of that
+  /// vblank: frames alternate between n and n + 1 periods (no animation error) at the
+  /// rate the costs allow, and the interval reports that free time. On a free display it
+  /// is the interval itself. <= 0 or >= 1: whole periods always (Swappy's choice: steady,
+  /// at up to half the rate).
   double mixed_cadence_loss = 0.1;
   /// ... and only while whole periods would be longer than this (below 50 fps): above it
   /// an even cadence is worth more than the frames a mixed one adds.
@@ -225,9 +226,7 @@ class AdaptivePolicy final : public Pacer {
   Nanos update_started_{0};
   Nanos frame_update_cost_{0};      ///< CPU time of this frame's updates
   Nanos lag_{0};                    ///< the world shown runs this far behind the display (late frames)
-  bool mixed_ = false;              ///< mixed cadence: a free interval on the vblank grid
-  Nanos cadence_cur_{0};            ///< the current frame's point on the free cadence
-  Nanos cadence_next_{0};           ///< the next frame's
+  bool mixed_ = false;              ///< mixed cadence: frames at the first vblank they can make
   Nanos shown_prev_{0};
   std::int64_t last_deep_frame_ = 0;  ///< the last frame that needed pipeline_frames (or missed)             ///< when the previous frame is (expected to be) shown
 
