@@ -209,11 +209,14 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     }
     if (refresh_hz > 0) {
       pacing.adaptive.refresh_period = pacer::from_ms(1000.0 / refresh_hz);
-      // A frame may start as many intervals ahead as the swapchain can queue (images - 1).
+      // FIFO queues presents: a frame may start as many intervals ahead as the swapchain
+      // can hold (images - 1). Mailbox and immediate (with an explicit --refresh-hz) do
+      // not: every present is held to its vblank and frames start one interval ahead.
       const auto images = static_cast<int>(gpu->image_count());
-      pacing.adaptive.pipeline_frames = std::clamp(images - 1, 1, pacing.adaptive.pipeline_frames);
+      pacing.adaptive.queued_presents = vsynced;
+      pacing.adaptive.pipeline_frames = vsynced ? std::clamp(images - 1, 1, pacing.adaptive.pipeline_frames) : 1;
       spdlog::info("display refresh {:.2f} Hz: intervals of whole refresh periods, {} swapchain images, frames start "
-                   "up to {} intervals ahead",
+                   "up to {} interval(s) ahead",
                    refresh_hz, images, pacing.adaptive.pipeline_frames);
     }
 
