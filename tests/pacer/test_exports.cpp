@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "pacer/adaptive.hpp"
 #include "pacer/exports.hpp"
@@ -110,4 +113,85 @@ TEST(Exports, RunMetadataAndFormatNames) {
   EXPECT_EQ(parse_log_format("presentmon"), LogFormat::presentmon);
   EXPECT_FALSE(parse_log_format("csv").has_value());
   EXPECT_EQ(json_string("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+}
+
+namespace {
+
+/// Splits a CSV line (the exports never quote).
+std::vector<std::string> fields(const std::string& line) {
+  std::vector<std::string> out;
+  std::istringstream in{line};
+  for (std::string f; std::getline(in, f, ',');) out.push_back(f);
+  return out;
+}
+
+/// Records of a display-aware run on a virtual 60 Hz FIFO with uneven costs: real display times.
+std::vector<FrameRecord> fifo_records(int frames) {
+  AdaptiveConfig cfg;
+  cfg.refresh_period = period_of_hz(60);
+  FixedStepConfig sim;
+  sim.step = 5_ms;
+  AdaptivePolicy p{cfg, sim};
+  SimOptions opt;
+  opt.display.mode = PresentMode::fifo;
+  opt.display.period = cfg.refresh_period;
+  SimCosts costs{[](std::int64_t f) { return f % 7 == 3 ? 21_ms : 4_ms; },
+                 [](std::int64_t, std::int64_t) { return 500_us; }};
+  return simulate(p, costs, frames, opt).records;
+}
+
+}  // namespace
+
+TEST(Exports, PresentMonRowsGiveBackThePresentAndDisplayTimes) {
+  // Read the export back the way CapFrameX does: the running sum of msBetweenPresents,
+  // TimeInSeconds, and msUntilDisplayed give every frame's present and display time
+  // again (to the 4 and 6 decimals written), so metrics computed from it match ours.
+  const auto records = fifo_records(120);
+  std::ostringstream out;
+  RunInfo info;
+  info.present_mode = "fifo";
+  auto sink = make_log_sink(LogFormat::presentmon, out, info);
+  for (const auto& r : records) sink->write(r);
+  const auto l = lines(out.str());
+  ASSERT_EQ(l.size(), records.size() + 1);
+  const auto header = fields(l[0]);
+  auto column = [&](std::string_view name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  double present_ms = to_ms(records[0].present);
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    const auto f = fields(l[i + 1]);
+    ASSERT_EQ(f.size(), header.size()) << i;
+    present_ms += std::stod(f[column("msBetweenPresents")]);
+    EXPECT_NEAR(present_ms, to_ms(records[i].present), 1e-4 * static_cast<double>(i)) << i;
+    EXPECT_NEAR(std::stod(f[column("TimeInSeconds")]) * 1000.0, to_ms(records[i].present), 1e-3) << i;
+    const double display_ms = to_ms(records[i].present) + std::stod(f[column("msUntilDisplayed")]);
+    EXPECT_NEAR(display_ms, to_ms(*records[i].display), 1e-4) << i;
+    EXPECT_NEAR(std::stod(f[column("msBetweenDisplayChange")]), to_ms(*records[i].display - *records[i - 1].display),
+                1e-4)
+        << i;
+    EXPECT_EQ(f[column("SyncInterval")], "1");
+  }
+}
+
+TEST(Exports, MangoHudRowsGiveBackTheFrameIntervalsAndFps) {
+  // One row per shown-frame interval: frametime is shown(i) - shown(i-1), fps its inverse,
+  // elapsed the shown time in ns; summing frametime gives the run's duration back.
+  const auto records = fifo_records(120);
+  std::ostringstream out;
+  auto sink = make_log_sink(LogFormat::mangohud, out, RunInfo{});
+  for (const auto& r : records) sink->write(r);
+  const auto l = lines(out.str());
+  ASSERT_EQ(l.size(), 3 + records.size() - 1);
+  double total = 0;
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    const auto f = fields(l[3 + i - 1]);
+    ASSERT_EQ(f.size(), 14u) << i;
+    const double frametime = std::stod(f[1]);
+    EXPECT_NEAR(frametime, to_ms(shown_time(records[i]) - shown_time(records[i - 1])), 1e-4) << i;
+    EXPECT_NEAR(std::stod(f[0]), 1000.0 / frametime, 1e-2) << i;
+    EXPECT_EQ(std::stoll(f[13]), shown_time(records[i]).count()) << i;
+    total += frametime;
+  }
+  EXPECT_NEAR(total, to_ms(shown_time(records.back()) - shown_time(records.front())), 1e-4 * static_cast<double>(records.size()));
 }
