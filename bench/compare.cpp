@@ -3,11 +3,12 @@
 // docs/results.md with the command that produced it.
 //
 //   compare --traces traces --out docs/results.md [--frames 1200] [--seed 7]
-//           [--only TEXT] [--logs DIR]
+//           [--only TEXT] [--logs DIR] [--other-seeds N]
 //
 // --only runs just the workloads whose name contains TEXT (then nothing is written to
 // --out unless it is given explicitly); --logs writes every run's native pacing log as
-// DIR/WORKLOAD_DISPLAY_POLICY.csv, for pacer-report.
+// DIR/WORKLOAD_DISPLAY_POLICY.csv, for pacer-report; --other-seeds (10) reruns the suite
+// with seeds 1..N and reports how many rows meet the goal on each (0: none).
 //
 // Goal, per workload x display, against the best of accumulator, accumulator-capped and
 // flipcode: adaptive p99 |animation error| <= max(0.1 ms, half the best); stutter time <=
@@ -84,8 +85,84 @@ double latency_p50(const std::vector<pacer::FrameRecord>& records, std::int64_t 
   return pacer::percentile(v, 50);
 }
 
+const std::vector<std::string> kDisplays{"fifo:60", "fifo:144", "immediate"};
+const std::vector<std::string> kPolicies{"adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode",
+                                         "variable"};
+
+/// The goal of issue 5 for one workload x display, judged from its rows (one per policy).
+struct Verdict {
+  std::string workload, display;
+  double anim = 0, best_anim = 0, stutter = 0, best_stutter = 0, fps = 0, capped_fps = 0;
+  bool anim_ok = false, stutter_ok = false, fps_ok = false;
+  bool met() const { return anim_ok && stutter_ok && fps_ok; }
+};
+
+std::vector<Verdict> judge(const std::vector<Row>& rows) {
+  std::vector<Verdict> out;
+  for (std::size_t i = 0; i + kPolicies.size() <= rows.size(); i += kPolicies.size()) {
+    std::map<std::string, const pacer::Summary*> by;
+    for (std::size_t j = 0; j < kPolicies.size(); ++j) by[rows[i + j].policy] = &rows[i + j].s;
+    Verdict v;
+    v.workload = rows[i].workload;
+    v.display = rows[i].display;
+    const pacer::Summary& a = *by["adaptive"];
+    v.best_anim = v.best_stutter = 1e300;
+    for (const char* b : {"accumulator", "accumulator-capped", "flipcode"}) {
+      v.best_anim = std::min(v.best_anim, by[b]->anim_error_p99_ms);
+      v.best_stutter = std::min(v.best_stutter, by[b]->stutter_time_pct);
+    }
+    v.anim = a.anim_error_p99_ms;
+    v.stutter = a.stutter_time_pct;
+    v.fps = a.average_fps;
+    v.capped_fps = by["accumulator-capped"]->average_fps;
+    v.anim_ok = v.anim <= std::max(0.1, 0.5 * v.best_anim);
+    v.stutter_ok = v.stutter <= v.best_stutter + 0.1;
+    v.fps_ok = v.fps >= 0.9 * v.capped_fps;
+    out.push_back(v);
+  }
+  return out;
+}
+
+/// Runs every workload x display x policy; writes each run's native log under logs_dir
+/// when it is not empty. Returns false (after a one-line error) when a log cannot be written.
+bool run_suite(const std::vector<Workload>& workloads, std::uint64_t seed, std::int64_t frames,
+               const std::string& logs_dir, std::vector<Row>& rows) {
+  const Nanos update_cost = pacer::from_ms(0.5);
+  pacer::StatsOptions stats;
+  stats.warmup_frames = 60;
+  for (const auto& w : workloads) {
+    for (const auto& d : kDisplays) {
+      pacer::SimOptions sim;
+      sim.display = *pacer::parse_display(d);
+      sim.waiter = pacer::WaiterKind::precise;
+      sim.seed = seed;
+      for (const auto& p : kPolicies) {
+        pacer::PolicyConfig cfg;
+        cfg.sim.step = pacer::from_ms(5);
+        pacer::fit_to_display(cfg, sim.display);
+        auto pacer = pacer::make_pacer(p, cfg);
+        pacer::SimCosts costs{w.render, [update_cost](std::int64_t, std::int64_t) { return update_cost; }};
+        const pacer::SimRun run = pacer::simulate(*pacer, costs, frames, sim);
+        rows.push_back({w.name, d, p, pacer::summarize(run.records, stats), latency_p50(run.records, stats.warmup_frames)});
+        if (logs_dir.empty()) continue;
+        std::string display_name = d;
+        std::replace(display_name.begin(), display_name.end(), ':', '-');
+        const auto path = std::filesystem::path{logs_dir} / (w.name + "_" + display_name + "_" + p + ".csv");
+        std::ofstream file{path};
+        pacer::NativeLogWriter log{file};
+        for (const auto& r : run.records) log.write(r);
+        if (!file.flush()) {
+          std::fprintf(stderr, "compare: cannot write '%s'\n", path.string().c_str());
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 int usage(const char* why) {
-  std::fprintf(stderr, "compare: %s\nusage: compare [--traces DIR] [--out FILE] [--frames N] [--seed N] [--only TEXT] [--logs DIR]\n", why);
+  std::fprintf(stderr, "compare: %s\nusage: compare [--traces DIR] [--out FILE] [--frames N] [--seed N] [--only TEXT] [--logs DIR] [--other-seeds N]\n", why);
   return 2;
 }
 
@@ -96,6 +173,7 @@ int main(int argc, char** argv) {
   bool out_given = false;
   std::int64_t frames = 1200;
   std::uint64_t seed = 7;
+  std::uint64_t other_seeds = 10;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 >= argc) return usage(("missing value for " + a).c_str());
@@ -106,6 +184,7 @@ int main(int argc, char** argv) {
     else if (a == "--logs") logs_dir = v;
     else if (a == "--frames") frames = std::stoll(v);
     else if (a == "--seed") seed = std::stoull(v);
+    else if (a == "--other-seeds") other_seeds = std::stoull(v);
     else return usage(("unknown option " + a).c_str());
   }
   if (frames < 200) return usage("--frames must be at least 200");
@@ -131,11 +210,16 @@ int main(int argc, char** argv) {
     const std::string stem = std::filesystem::path(file).stem().string();
     workloads.push_back({stem, "trace x0.5", [costs](std::int64_t f) { return costs[static_cast<std::size_t>(f) % costs.size()]; }});
   }
-  for (auto& w : synthetic(seed, frames)) workloads.push_back(std::move(w));
-  if (!only.empty()) {
-    std::erase_if(workloads, [&](const Workload& w) { return w.name.find(only) == std::string::npos; });
-    if (workloads.empty()) return usage(("no workload matches --only " + only).c_str());
-  }
+  // The traces, then the synthetic workloads drawn with `with_seed`; --only filters.
+  auto workloads_for = [&](std::uint64_t with_seed) {
+    std::vector<Workload> all = workloads;
+    for (auto& w : synthetic(with_seed, frames)) all.push_back(std::move(w));
+    if (!only.empty())
+      std::erase_if(all, [&](const Workload& w) { return w.name.find(only) == std::string::npos; });
+    return all;
+  };
+  const std::vector<Workload> main_workloads = workloads_for(seed);
+  if (main_workloads.empty()) return usage(("no workload matches --only " + only).c_str());
   if (!logs_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(logs_dir, ec);
@@ -145,57 +229,39 @@ int main(int argc, char** argv) {
     }
   }
 
-  const std::vector<std::string> displays{"fifo:60", "fifo:144", "immediate"};
-  const std::vector<std::string> policies{"adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable"};
-  const Nanos update_cost = pacer::from_ms(0.5);
-  pacer::StatsOptions stats;
-  stats.warmup_frames = 60;
-
   std::vector<Row> rows;
-  for (const auto& w : workloads) {
-    for (const auto& d : displays) {
-      pacer::SimOptions sim;
-      sim.display = *pacer::parse_display(d);
-      sim.waiter = pacer::WaiterKind::precise;
-      sim.seed = seed;
-      for (const auto& p : policies) {
-        pacer::PolicyConfig cfg;
-        cfg.sim.step = pacer::from_ms(5);
-        pacer::fit_to_display(cfg, sim.display);
-        auto pacer = pacer::make_pacer(p, cfg);
-        pacer::SimCosts costs{w.render, [update_cost](std::int64_t, std::int64_t) { return update_cost; }};
-        const pacer::SimRun run = pacer::simulate(*pacer, costs, frames, sim);
-        rows.push_back({w.name, d, p, pacer::summarize(run.records, stats), latency_p50(run.records, stats.warmup_frames)});
-        if (!logs_dir.empty()) {
-          std::string display_name = d;
-          std::replace(display_name.begin(), display_name.end(), ':', '-');
-          const auto path = std::filesystem::path{logs_dir} / (w.name + "_" + display_name + "_" + p + ".csv");
-          std::ofstream file{path};
-          pacer::NativeLogWriter log{file};
-          for (const auto& r : run.records) log.write(r);
-          if (!file.flush()) {
-            std::fprintf(stderr, "compare: cannot write '%s'\n", path.string().c_str());
-            return 1;
-          }
-        }
-      }
+  if (!run_suite(main_workloads, seed, frames, logs_dir, rows)) return 1;
+  const std::vector<Verdict> verdicts = judge(rows);
+
+  // The same suite on other seeds (waiter wake errors and the synthetic workloads' draws
+  // change): how many rows meet the goal on each, and which rows miss how often.
+  std::vector<std::pair<std::uint64_t, int>> met_by_seed;
+  std::map<std::string, int> misses_by_row;
+  for (std::uint64_t other = 1; other <= other_seeds; ++other) {
+    std::vector<Row> other_rows;
+    if (!run_suite(workloads_for(other), other, frames, "", other_rows)) return 1;
+    int met_here = 0;
+    for (const Verdict& v : judge(other_rows)) {
+      if (v.met()) ++met_here;
+      else ++misses_by_row[v.workload + " | " + v.display];
     }
+    met_by_seed.emplace_back(other, met_here);
   }
 
   std::ostringstream md;
   md << "# Results: adaptive against the classic loops, in virtual time\n\n"
      << "Produced by `bench/compare` (source `bench/compare.cpp`), from the repository root:\n\n"
      << "```\nbuild/bench/compare --traces " << traces_dir << " --out " << out_path << " --frames " << frames << " --seed "
-     << seed << "\n```\n\n"
-     << "Every workload runs " << frames << " frames per policy and display; metrics skip a " << stats.warmup_frames
-     << "-frame warm-up (design.md section 4). Fixed step 5 ms, update 0.5 ms, the precise waiter (seeded "
+     << seed << " --other-seeds " << other_seeds << "\n```\n\n"
+     << "Every workload runs " << frames << " frames per policy and display; metrics skip a "
+     << "60-frame warm-up (design.md section 4). Fixed step 5 ms, update 0.5 ms, the precise waiter (seeded "
         "wake errors), 3 swapchain images. Traces are the `frame_ms` column x"
      << trace_scale << " as render cost, repeated when shorter than the run.\n\n"
      << "Goal per workload x display (issue 5), against the best of accumulator, accumulator-capped, flipcode: "
         "**anim** adaptive p99 |animation error| <= max(0.1 ms, half the best); **stutter** <= best + 0.1 points; "
         "**fps** >= 0.9 x accumulator-capped.\n\n"
      << "Synthetic workloads:\n\n";
-  for (const auto& w : workloads)
+  for (const auto& w : main_workloads)
     if (w.description != "trace x0.5") md << "- `" << w.name << "`: " << w.description << "\n";
 
   md << "\n## Goal, per workload and display\n\n"
@@ -204,33 +270,35 @@ int main(int argc, char** argv) {
   int met = 0, total = 0;
   std::printf("%-42s %-10s %9s %9s %4s %8s %8s %4s %8s %8s %4s\n", "workload", "display", "ad p99", "best p99", "ok",
               "ad stut", "best st", "ok", "ad fps", "cap fps", "ok");
-  for (std::size_t i = 0; i < rows.size(); i += policies.size()) {
-    std::map<std::string, const pacer::Summary*> by;
-    for (std::size_t j = 0; j < policies.size(); ++j) by[rows[i + j].policy] = &rows[i + j].s;
-    const pacer::Summary& a = *by["adaptive"];
-    double best_anim = 1e300, best_stutter = 1e300;
-    for (const char* b : {"accumulator", "accumulator-capped", "flipcode"}) {
-      best_anim = std::min(best_anim, by[b]->anim_error_p99_ms);
-      best_stutter = std::min(best_stutter, by[b]->stutter_time_pct);
-    }
-    const double capped_fps = by["accumulator-capped"]->average_fps;
-    const bool anim_ok = a.anim_error_p99_ms <= std::max(0.1, 0.5 * best_anim);
-    const bool stutter_ok = a.stutter_time_pct <= best_stutter + 0.1;
-    const bool fps_ok = a.average_fps >= 0.9 * capped_fps;
+  for (const Verdict& v : verdicts) {
     ++total;
-    met += anim_ok && stutter_ok && fps_ok ? 1 : 0;
+    met += v.met() ? 1 : 0;
     auto mark = [](bool ok) { return ok ? "yes" : "**MISS**"; };
     char line[512];
     std::snprintf(line, sizeof line, "| %s | %s | %.3f | %.3f | %s | %.2f | %.2f | %s | %.2f | %.2f | %s |\n",
-                  rows[i].workload.c_str(), rows[i].display.c_str(), a.anim_error_p99_ms, best_anim, mark(anim_ok),
-                  a.stutter_time_pct, best_stutter, mark(stutter_ok), a.average_fps, capped_fps, mark(fps_ok));
+                  v.workload.c_str(), v.display.c_str(), v.anim, v.best_anim, mark(v.anim_ok), v.stutter,
+                  v.best_stutter, mark(v.stutter_ok), v.fps, v.capped_fps, mark(v.fps_ok));
     md << line;
-    std::printf("%-42s %-10s %9.3f %9.3f %4s %8.2f %8.2f %4s %8.2f %8.2f %4s\n", rows[i].workload.c_str(),
-                rows[i].display.c_str(), a.anim_error_p99_ms, best_anim, anim_ok ? "ok" : "MISS", a.stutter_time_pct,
-                best_stutter, stutter_ok ? "ok" : "MISS", a.average_fps, capped_fps, fps_ok ? "ok" : "MISS");
+    std::printf("%-42s %-10s %9.3f %9.3f %4s %8.2f %8.2f %4s %8.2f %8.2f %4s\n", v.workload.c_str(), v.display.c_str(),
+                v.anim, v.best_anim, v.anim_ok ? "ok" : "MISS", v.stutter, v.best_stutter, v.stutter_ok ? "ok" : "MISS",
+                v.fps, v.capped_fps, v.fps_ok ? "ok" : "MISS");
   }
   md << "\n**" << met << " of " << total << " rows meet all three goals.**\n";
   std::printf("\n%d of %d workload x display rows meet all three goals\n", met, total);
+
+  if (!met_by_seed.empty()) {
+    md << "\n## Other seeds\n\nThe same suite with seeds 1 to " << other_seeds
+       << " (the waiter's wake errors and the synthetic workloads' random draws change; the traces do not).\n\n"
+       << "| seed | rows meeting all three goals |\n|---|---|\n";
+    std::printf("\nother seeds:");
+    for (const auto& [other, n] : met_by_seed) {
+      md << "| " << other << " | " << n << " of " << total << " |\n";
+      std::printf(" %llu:%d", static_cast<unsigned long long>(other), n);
+    }
+    std::printf("\n");
+    md << "\nRows that miss on some of those seeds:\n\n| workload | display | seeds missed |\n|---|---|---|\n";
+    for (const auto& [row, n] : misses_by_row) md << "| " << row << " | " << n << " of " << other_seeds << " |\n";
+  }
 
   md << "\n## Every policy\n\n"
      << "Latency is the p50 of display time - frame start: how long before it is shown a frame begins (its "
