@@ -16,6 +16,7 @@
 // row meets it (the table says which miss); 2 on a usage error, 1 when a trace cannot be read.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -182,9 +183,15 @@ int main(int argc, char** argv) {
     else if (a == "--out") out_path = v, out_given = true;
     else if (a == "--only") only = v;
     else if (a == "--logs") logs_dir = v;
-    else if (a == "--frames") frames = std::stoll(v);
-    else if (a == "--seed") seed = std::stoull(v);
-    else if (a == "--other-seeds") other_seeds = std::stoull(v);
+    else if (a == "--frames" || a == "--seed" || a == "--other-seeds") {
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || v[0] == '-' || n > 1'000'000'000ULL)
+        return usage((a + ": not a count: '" + v + "'").c_str());
+      if (a == "--frames") frames = static_cast<std::int64_t>(n);
+      else if (a == "--seed") seed = n;
+      else other_seeds = n;
+    }
     else return usage(("unknown option " + a).c_str());
   }
   if (frames < 200) return usage("--frames must be at least 200");
