@@ -100,7 +100,7 @@ struct AdaptiveConfig {
   /// an even cadence is worth more than the frames a mixed one adds.
   Nanos mixed_cadence_over{20'000'000};
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
-  double mixed_margin = 1.05;
+  double mixed_margin = 1.07;
   /// Free displays (immediate, VRR): frames start this deep render estimate ahead of their
   /// present (the second-longest of this many recent renders + present_margin), so a rare
   /// long render seen in that history still makes its planned present.
