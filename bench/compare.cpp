@@ -27,6 +27,7 @@
 
 #include "pacer/os_sleep_model.hpp"
 #include "pacer/policies.hpp"
+#include "pacer/random.hpp"
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
 #include "pacer/load_profile.hpp"
