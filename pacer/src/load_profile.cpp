@@ -1,9 +1,12 @@
 #include "pacer/load_profile.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <mutex>
 #include <sstream>
+
+#include "pacer/random.hpp"
 
 namespace pacer {
 
@@ -12,16 +15,21 @@ struct LoadProfile::Node {
   double a = 0, b = 0;
   std::int64_t n = 1;
   std::uint64_t seed = 1;
-  std::vector<double> values;  ///< trace samples, or the walk's precomputed path
+  std::vector<double> values;  ///< trace samples
   bool loop = false;
   std::vector<std::pair<std::int64_t, std::shared_ptr<const Node>>> parts;  ///< seq: (frames, node)
   mutable std::mutex walk_mutex;
-  mutable std::vector<double> walk;
+  mutable std::vector<double> walk;  ///< the walk's path so far (extended on demand)
 
   double at(std::int64_t f) const;
 };
 
 namespace {
+
+/// The one-line error of a malformed spec: "load spec 'SPEC': WHAT".
+LoadSpecError spec_error(std::string_view spec, const std::string& what) {
+  return LoadSpecError("load spec '" + std::string(spec) + "': " + what);
+}
 
 std::string trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -51,46 +59,36 @@ bool to_number(const std::string& text, double& out) {
 double number(const std::string& text, std::string_view spec, std::string_view what) {
   double v = 0;
   if (!to_number(text, v) || v < 0)
-    throw LoadSpecError("load spec '" + std::string(spec) + "': " + std::string(what) + " '" + text +
-                        "' is not a non-negative number");
+    throw spec_error(spec, std::string(what) + " '" + text + "' is not a non-negative number");
   return v;
 }
 
 std::int64_t count(const std::string& text, std::string_view spec, std::string_view what) {
   const double v = number(text, spec, what);
   if (v < 1 || v != std::floor(v) || v > 1e12)
-    throw LoadSpecError("load spec '" + std::string(spec) + "': " + std::string(what) + " '" + text +
-                        "' is not a positive whole number");
+    throw spec_error(spec, std::string(what) + " '" + text + "' is not a positive whole number");
   return static_cast<std::int64_t>(v);
 }
 
-/// "A,B@F" -> {A, B, F}
-void pair_at(const std::string& body, std::string_view spec, double& a, double& b, std::int64_t& f) {
-  const auto at = body.find('@');
-  if (at == std::string::npos) throw LoadSpecError("load spec '" + std::string(spec) + "': expected A,B@FRAME");
+/// "A,B<sep>N" -> {A, B, N}; `form` and the three names word the errors.
+void pair_then_count(const std::string& body, std::string_view spec, char sep, const char* form,
+                     const std::array<const char*, 3>& names, double& a, double& b, std::int64_t& n) {
+  const auto at = body.find(sep);
   const auto ab = split(std::string_view{body}.substr(0, at), ',');
-  if (ab.size() != 2) throw LoadSpecError("load spec '" + std::string(spec) + "': expected A,B@FRAME");
-  a = number(ab[0], spec, "A");
-  b = number(ab[1], spec, "B");
-  f = count(body.substr(at + 1), spec, "FRAME");
+  if (at == std::string::npos || ab.size() != 2) throw spec_error(spec, std::string("expected ") + form);
+  a = number(ab[0], spec, names[0]);
+  b = number(ab[1], spec, names[1]);
+  n = count(body.substr(at + 1), spec, names[2]);
 }
 
-/// "A,B/N" -> {A, B, N}
+/// "A,B@F": step and ramp.
+void pair_at(const std::string& body, std::string_view spec, double& a, double& b, std::int64_t& f) {
+  pair_then_count(body, spec, '@', "A,B@FRAME", {"A", "B", "FRAME"}, a, b, f);
+}
+
+/// "A,B/N": spike and sine.
 void pair_per(const std::string& body, std::string_view spec, double& a, double& b, std::int64_t& n) {
-  const auto slash = body.find('/');
-  if (slash == std::string::npos) throw LoadSpecError("load spec '" + std::string(spec) + "': expected A,B/N");
-  const auto ab = split(std::string_view{body}.substr(0, slash), ',');
-  if (ab.size() != 2) throw LoadSpecError("load spec '" + std::string(spec) + "': expected A,B/N");
-  a = number(ab[0], spec, "first value");
-  b = number(ab[1], spec, "second value");
-  n = count(body.substr(slash + 1), spec, "period");
-}
-
-std::uint64_t splitmix(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  pair_then_count(body, spec, '/', "A,B/N", {"first value", "second value", "period"}, a, b, n);
 }
 
 std::shared_ptr<const LoadProfile::Node> parse_node(std::string_view spec, const TraceOpener& open);
@@ -108,10 +106,10 @@ double LoadProfile::Node::at(std::int64_t f) const {
       return std::max(0.0, a + b * std::sin(2.0 * 3.14159265358979323846 * static_cast<double>(f) / static_cast<double>(n)));
     case Kind::walk: {
       std::lock_guard lock{walk_mutex};
-      std::uint64_t state = seed + walk.size() * 0x9e3779b97f4a7c15ULL;
+      SplitMix64 rng{seed + walk.size() * 0x9e3779b97f4a7c15ULL};
       while (static_cast<std::int64_t>(walk.size()) <= f) {
         const double prev = walk.empty() ? a : walk.back();
-        const double u = static_cast<double>(splitmix(state) >> 11) * 0x1.0p-53;  // [0, 1)
+        const double u = rng.unit();
         // A step of +-b, pulled a tenth of the way back to the mean so it never wanders off.
         walk.push_back(std::max(0.0, prev + b * (2.0 * u - 1.0) + 0.1 * (a - prev)));
       }
@@ -164,8 +162,7 @@ std::shared_ptr<const LoadProfile::Node> parse_node(std::string_view spec, const
   auto node = std::make_shared<LoadProfile::Node>();
   const auto colon = spec.find(':');
   if (colon == std::string_view::npos)
-    throw LoadSpecError("load spec '" + std::string(spec) +
-                        "': expected KIND:ARGS (constant, step, spike, ramp, sine, walk, trace, seq)");
+    throw spec_error(spec, "expected KIND:ARGS (constant, step, spike, ramp, sine, walk, trace, seq)");
   const std::string kind = trim(spec.substr(0, colon));
   const std::string body = trim(spec.substr(colon + 1));
   if (kind == "constant") {
@@ -186,27 +183,27 @@ std::shared_ptr<const LoadProfile::Node> parse_node(std::string_view spec, const
   } else if (kind == "walk") {
     node->kind = Kind::walk;
     const auto args = split(body, ',');
-    if (args.size() < 2 || args.size() > 3) throw LoadSpecError("load spec '" + std::string(spec) + "': expected walk:MEAN,STEP[,seed=N]");
+    if (args.size() < 2 || args.size() > 3) throw spec_error(spec, "expected walk:MEAN,STEP[,seed=N]");
     node->a = number(args[0], spec, "MEAN");
     node->b = number(args[1], spec, "STEP");
     if (args.size() == 3) {
-      if (args[2].rfind("seed=", 0) != 0) throw LoadSpecError("load spec '" + std::string(spec) + "': expected seed=N");
+      if (args[2].rfind("seed=", 0) != 0) throw spec_error(spec, "expected seed=N");
       node->seed = static_cast<std::uint64_t>(count(args[2].substr(5), spec, "seed"));
     }
   } else if (kind == "trace") {
     node->kind = Kind::trace;
     const auto args = split(body, ',');
-    if (args.empty() || args[0].empty()) throw LoadSpecError("load spec '" + std::string(spec) + "': expected trace:FILE[,col=NAME][,scale=K][,loop]");
+    if (args.empty() || args[0].empty()) throw spec_error(spec, "expected trace:FILE[,col=NAME][,scale=K][,loop]");
     std::string column = "frame_ms";
     double scale = 1.0;
     for (std::size_t i = 1; i < args.size(); ++i) {
       if (args[i].rfind("col=", 0) == 0) column = args[i].substr(4);
       else if (args[i].rfind("scale=", 0) == 0) scale = number(args[i].substr(6), spec, "scale");
       else if (args[i] == "loop") node->loop = true;
-      else throw LoadSpecError("load spec '" + std::string(spec) + "': unknown trace option '" + args[i] + "'");
+      else throw spec_error(spec, "unknown trace option '" + args[i] + "'");
     }
     auto in = open ? open(args[0]) : nullptr;
-    if (!in || !*in) throw LoadSpecError("load spec '" + std::string(spec) + "': cannot read trace '" + args[0] + "'");
+    if (!in || !*in) throw spec_error(spec, "cannot read trace '" + args[0] + "'");
     node->values = read_trace_column(*in, args[0], column);
     for (double& v : node->values) v *= scale;
   } else if (kind == "seq") {
@@ -222,12 +219,12 @@ std::shared_ptr<const LoadProfile::Node> parse_node(std::string_view spec, const
         frames = count(item.substr(0, star), spec, "frame count");
         sub = item.substr(star + 1);
       } else if (i + 1 != items.size()) {
-        throw LoadSpecError("load spec '" + std::string(spec) + "': every part but the last needs N*SPEC");
+        throw spec_error(spec, "every part but the last needs N*SPEC");
       }
       node->parts.emplace_back(frames, parse_node(sub, open));
     }
   } else {
-    throw LoadSpecError("load spec '" + std::string(spec) + "': unknown kind '" + kind +
+    throw spec_error(spec, "unknown kind '" + kind +
                         "' (constant, step, spike, ramp, sine, walk, trace, seq)");
   }
   return node;
