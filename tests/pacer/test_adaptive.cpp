@@ -5,6 +5,7 @@
 
 #include "pacer/adaptive.hpp"
 #include "pacer/simulator.hpp"
+#include "configs.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
@@ -16,12 +17,6 @@ AdaptiveConfig interval_16(bool shrink = true) {
   cfg.initial_interval = 16_ms;
   cfg.shrink = shrink;
   return cfg;
-}
-
-FixedStepConfig step_5() {
-  FixedStepConfig sim;
-  sim.step = 5_ms;
-  return sim;
 }
 
 /// Runs `frames` frames with a render cost per frame; updates cost `update`.

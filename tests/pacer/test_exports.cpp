@@ -8,18 +8,14 @@
 #include "pacer/adaptive.hpp"
 #include "pacer/exports.hpp"
 #include "pacer/simulator.hpp"
+#include "configs.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
 
 namespace {
 std::vector<FrameRecord> worked_records(int frames) {
-  AdaptiveConfig cfg;
-  cfg.initial_interval = 16_ms;
-  cfg.shrink = false;
-  FixedStepConfig sim;
-  sim.step = 5_ms;
-  AdaptivePolicy p{cfg, sim};
+  AdaptivePolicy p = seed_pacer();
   auto records = simulate(p, SimCosts::fixed(3_ms, 1_ms), frames).records;
   for (auto& r : records) r.display = r.present + 2_ms;
   return records;
@@ -129,9 +125,7 @@ std::vector<std::string> fields(const std::string& line) {
 std::vector<FrameRecord> fifo_records(int frames) {
   AdaptiveConfig cfg;
   cfg.refresh_period = period_of_hz(60);
-  FixedStepConfig sim;
-  sim.step = 5_ms;
-  AdaptivePolicy p{cfg, sim};
+  AdaptivePolicy p{cfg, step_5()};
   SimOptions opt;
   opt.display.mode = PresentMode::fifo;
   opt.display.period = cfg.refresh_period;

@@ -6,6 +6,7 @@
 #include "pacer/adaptive.hpp"
 #include "pacer/log_writer.hpp"
 #include "pacer/simulator.hpp"
+#include "configs.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
@@ -20,12 +21,7 @@ TEST(NativeLog, HeaderHasTheDesignColumnsInOrderThenLoad) {
 }
 
 TEST(NativeLog, RowsOfTheWorkedTimeline) {
-  AdaptiveConfig cfg;
-  cfg.initial_interval = 16_ms;
-  cfg.shrink = false;
-  FixedStepConfig sim;
-  sim.step = 5_ms;
-  AdaptivePolicy p{cfg, sim};
+  AdaptivePolicy p = seed_pacer();
   const SimRun run = simulate(p, SimCosts::fixed(3_ms, 1_ms), 2);
   std::ostringstream out;
   NativeLogWriter w{out};

@@ -11,6 +11,7 @@
 #include "pacer/policies.hpp"
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
+#include "configs.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
@@ -31,13 +32,6 @@ AdaptiveConfig config_for(const SimOptions& opt, Nanos initial = 10_ms) {
   cfg.adaptive.initial_interval = initial;
   fit_to_display(cfg, opt.display);
   return cfg.adaptive;
-}
-
-FixedStepConfig step_5(DebtPolicy debt = DebtPolicy::discard) {
-  FixedStepConfig sim;
-  sim.step = 5_ms;
-  sim.debt = debt;
-  return sim;
 }
 
 SimRun run(AdaptivePolicy& p, const SimOptions& opt, std::vector<Nanos> render, Nanos update = 500_us) {

@@ -7,6 +7,7 @@
 #include "pacer/adaptive.hpp"
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
+#include "configs.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
@@ -27,12 +28,6 @@ AdaptiveConfig fixed_16(bool aware) {
   cfg.shrink = false;
   cfg.display_aware = aware;
   return cfg;
-}
-
-FixedStepConfig step_5() {
-  FixedStepConfig sim;
-  sim.step = 5_ms;
-  return sim;
 }
 
 }  // namespace

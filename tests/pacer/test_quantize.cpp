@@ -7,6 +7,7 @@
 
 #include "pacer/adaptive.hpp"
 #include "pacer/simulator.hpp"
+#include "configs.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
@@ -27,12 +28,6 @@ AdaptiveConfig on_100hz(Nanos initial) {
   cfg.initial_interval = initial;
   cfg.refresh_period = period;
   return cfg;
-}
-
-FixedStepConfig step_5() {
-  FixedStepConfig sim;
-  sim.step = 5_ms;
-  return sim;
 }
 
 SimRun run_costs(AdaptivePolicy& p, std::vector<Nanos> render, Nanos update = 500_us) {

@@ -5,6 +5,7 @@
 
 #include "pacer/adaptive.hpp"
 #include "pacer/simulator.hpp"
+#include "configs.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
@@ -24,12 +25,6 @@ AdaptiveConfig cfg(bool aware) {
   c.refresh_period = 10_ms;
   c.display_aware = aware;
   return c;
-}
-
-FixedStepConfig step_5() {
-  FixedStepConfig sim;
-  sim.step = 5_ms;
-  return sim;
 }
 
 }  // namespace

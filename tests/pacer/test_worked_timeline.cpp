@@ -4,20 +4,10 @@
 
 #include "pacer/adaptive.hpp"
 #include "pacer/simulator.hpp"
+#include "configs.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
-
-namespace {
-AdaptivePolicy seed_pacer() {
-  AdaptiveConfig cfg;
-  cfg.initial_interval = 16_ms;
-  cfg.shrink = false;
-  FixedStepConfig sim;
-  sim.step = 5_ms;
-  return AdaptivePolicy{cfg, sim};
-}
-}  // namespace
 
 TEST(WorkedTimeline, MatchesTheSeedToTheLetter) {
   AdaptivePolicy p = seed_pacer();
