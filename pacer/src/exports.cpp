@@ -172,13 +172,9 @@ void ChromeTraceWriter::write(const FrameRecord& r) {
     const double frame_ms = to_ms(shown - *last_shown_);
     event("{\"name\":\"frame_ms\",\"ph\":\"C\",\"pid\":1,\"ts\":" + us(shown) + ",\"args\":{\"frame\":" +
           fixed(frame_ms, 6) + "}}");
-    // The stutter rule of the stats (over 2.5 x the recent average), against a running average of ~20 frames.
-    if (seen_ > 0 && frame_ms > 2.5 * average_ms_)
+    if (stutter_.add(frame_ms))
       event("{\"name\":\"stutter\",\"cat\":\"stutter\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":1,\"ts\":" + us(shown) +
             ",\"args\":{\"frame_ms\":" + fixed(frame_ms, 3) + "}}");
-    ++seen_;
-    const int n = seen_ < 20 ? seen_ : 20;
-    average_ms_ += (frame_ms - average_ms_) / n;
   }
   last_shown_ = shown;
 }

@@ -15,6 +15,18 @@ double percentile(std::vector<double> values, double p) {
   return values[index];
 }
 
+bool StutterDetector::add(double interval_ms) {
+  const bool stutter =
+      !recent_.empty() && interval_ms > factor_ * (sum_ / static_cast<double>(recent_.size()));
+  recent_.push_back(interval_ms);
+  sum_ += interval_ms;
+  if (recent_.size() > window_) {
+    sum_ -= recent_.front();
+    recent_.pop_front();
+  }
+  return stutter;
+}
+
 Summary summarize(std::span<const FrameRecord> all, const StatsOptions& options) {
   Summary s;
   const auto skip = static_cast<std::size_t>(std::clamp<std::int64_t>(options.warmup_frames, 0,
@@ -56,19 +68,12 @@ Summary summarize(std::span<const FrameRecord> all, const StatsOptions& options)
     s.anim_error_max_ms = *std::max_element(anim_errors.begin(), anim_errors.end());
 
     // CapFrameX: a frame time over 2.5 x the moving average of the preceding frames is a stutter.
-    double stutter_ms = 0, window_sum = 0;
-    const auto window = static_cast<std::size_t>(std::max(options.stutter_window, 1));
-    for (std::size_t i = 0; i < intervals.size(); ++i) {
-      if (i > 0) {
-        const std::size_t n = std::min(i, window);
-        const double average = window_sum / static_cast<double>(n);
-        if (intervals[i] > options.stutter_factor * average) {
-          ++s.stutters;
-          stutter_ms += intervals[i];
-        }
-      }
-      window_sum += intervals[i];
-      if (i >= window) window_sum -= intervals[i - window];
+    double stutter_ms = 0;
+    StutterDetector stutter{options.stutter_factor, options.stutter_window};
+    for (const double interval : intervals) {
+      if (!stutter.add(interval)) continue;
+      ++s.stutters;
+      stutter_ms += interval;
     }
     if (s.duration_ms > 0) s.stutter_time_pct = 100.0 * stutter_ms / s.duration_ms;
 

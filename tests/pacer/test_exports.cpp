@@ -8,6 +8,7 @@
 #include "pacer/adaptive.hpp"
 #include "pacer/exports.hpp"
 #include "pacer/simulator.hpp"
+#include "pacer/stats.hpp"
 #include "configs.hpp"
 
 using namespace pacer;
@@ -188,4 +189,24 @@ TEST(Exports, MangoHudRowsGiveBackTheFrameIntervalsAndFps) {
     total += frametime;
   }
   EXPECT_NEAR(total, to_ms(shown_time(records.back()) - shown_time(records.front())), 1e-4 * static_cast<double>(records.size()));
+}
+
+TEST(Exports, ChromeTraceMarksTheStuttersTheStatsCount) {
+  // The trace's stutter instants follow the stats' rule exactly: same frames, same count.
+  auto records = fifo_records(300);
+  for (std::size_t i = 100; i < records.size(); ++i) *records[i].display += 80_ms;  // one 80 ms hitch
+  // 10 frames on, a 34 ms one: over 2.5 x a running average that has let most of the first
+  // hitch decay, not over 2.5 x the 20-frame mean that still holds all of it.
+  for (std::size_t i = 110; i < records.size(); ++i) *records[i].display += 34_ms;
+  std::ostringstream out;
+  ChromeTraceWriter trace{out, RunInfo{}};
+  for (const auto& r : records) trace.write(r);
+  trace.finish();
+  const std::string text = out.str();
+  std::int64_t instants = 0;
+  for (auto at = text.find("\"cat\":\"stutter\""); at != std::string::npos; at = text.find("\"cat\":\"stutter\"", at + 1))
+    ++instants;
+  const Summary s = summarize(records);
+  EXPECT_GE(s.stutters, 1);
+  EXPECT_EQ(instants, s.stutters);
 }

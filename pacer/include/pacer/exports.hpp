@@ -68,8 +68,7 @@ class ChromeTraceWriter final : public FrameLogSink {
   bool first_ = true;
   bool finished_ = false;
   std::optional<Nanos> last_shown_;
-  double average_ms_ = 0;  ///< moving average of frame intervals (stutter instants)
-  int seen_ = 0;
+  StutterDetector stutter_;  ///< the stats' stutter rule, for the stutter instants
 };
 
 /// {"application": ..., "policy": ..., ..., "config": {...}, "summary": {...}}; the summary

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <vector>
 
@@ -41,6 +42,23 @@ struct Summary {
   double interval_changes_per_min = 0;
   std::int64_t sim_steps = 0;
   double dropped_ms = 0;
+};
+
+/// CapFrameX's stutter rule, one frame interval at a time: an interval over factor x the
+/// average of the preceding `window` intervals is a stutter. summarize() and the Chrome
+/// trace's stutter instants both use it.
+class StutterDetector {
+ public:
+  explicit StutterDetector(double factor = 2.5, int window = 20)
+      : factor_{factor}, window_{static_cast<std::size_t>(window < 1 ? 1 : window)} {}
+  /// Feeds the next interval (ms); true when it is a stutter against the ones before it.
+  bool add(double interval_ms);
+
+ private:
+  double factor_;
+  std::size_t window_;
+  std::deque<double> recent_;
+  double sum_ = 0;
 };
 
 /// Presentation time used by the metrics: display where known, else present.
