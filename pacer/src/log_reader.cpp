@@ -24,26 +24,13 @@ std::vector<std::string> split_csv(const std::string& line) {
   return cells;
 }
 
-unsigned parse_events(const std::string& text, bool& ok) {
-  static constexpr std::array<std::pair<std::string_view, unsigned>, 5> names{{{"widen", event_widen},
-                                                                              {"shrink", event_shrink},
-                                                                              {"quantize", event_quantize},
-                                                                              {"stall_clamp", event_stall_clamp},
-                                                                              {"step_cap", event_step_cap}}};
-  ok = true;
-  if (text == "none") return event_none;
-  unsigned events = 0;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t at = text.find(';', start);
-    const std::string_view name = std::string_view{text}.substr(start, at == std::string::npos ? std::string::npos : at - start);
-    const auto it = std::find_if(names.begin(), names.end(), [&](const auto& n) { return n.first == name; });
-    if (it == names.end()) ok = false;
-    else events |= it->second;
-    if (at == std::string::npos) break;
-    start = at + 1;
-  }
-  return events;
+/// A number cell; `column` and `where` (file:line: ) word the error.
+double parse_number(const std::string& text, std::string_view column, const std::string& where) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+    throw LogParseError(where + "column " + std::string(column) + ": '" + text + "' is not a number");
+  return v;
 }
 
 }  // namespace
@@ -70,14 +57,7 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
       throw LogParseError(where + "expected " + std::to_string(header.size()) + " fields, found " +
                           std::to_string(cells.size()));
     auto cell = [&](std::size_t c) -> const std::string& { return cells[col[c]]; };
-    auto num = [&](std::size_t c) {
-      const std::string& t = cell(c);
-      char* end = nullptr;
-      const double v = std::strtod(t.c_str(), &end);
-      if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(v))
-        throw LogParseError(where + "column " + std::string(wanted[c]) + ": '" + t + "' is not a number");
-      return v;
-    };
+    auto num = [&](std::size_t c) { return parse_number(cell(c), wanted[c], where); };
     auto ms = [&](std::size_t c) { return from_ms(num(c)); };
     FrameRecord r;
     r.frame = static_cast<std::int64_t>(num(0));
@@ -88,11 +68,10 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
       known = std::prev(log.policy_names.end());
     }
     r.policy = *known;
-    const std::string& source_name = cell(2);
-    if (source_name == "virtual") r.timing_source = TimingSource::virtual_time;
-    else if (source_name == "cpu") r.timing_source = TimingSource::cpu;
-    else if (source_name == "present_wait") r.timing_source = TimingSource::present_wait;
-    else throw LogParseError(where + "column timing_source: '" + source_name + "' is not virtual, cpu or present_wait");
+    const auto source_kind = parse_timing_source(cell(2));
+    if (!source_kind)
+      throw LogParseError(where + "column timing_source: '" + cell(2) + "' is not virtual, cpu or present_wait");
+    r.timing_source = *source_kind;
     r.cpu_start = ms(3);
     r.planned_start = ms(4);
     r.interval = ms(5);
@@ -106,18 +85,11 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
     r.sim_current = ms(13);
     r.alpha = num(14);
     r.animation_time = ms(15);
-    bool ok = true;
-    r.events = parse_events(cell(16), ok);
-    if (!ok) throw LogParseError(where + "column interval_event: '" + cell(16) + "' is not an event list");
+    const auto events = parse_events(cell(16));
+    if (!events) throw LogParseError(where + "column interval_event: '" + cell(16) + "' is not an event list");
+    r.events = *events;
     r.dropped = ms(17);
-    if (load_col != header.size() && cells[load_col] != "NA") {
-      const std::string& t = cells[load_col];
-      char* end = nullptr;
-      const double v = std::strtod(t.c_str(), &end);
-      if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(v))
-        throw LogParseError(where + "column load_ms: '" + t + "' is not a number");
-      r.load_ms = v;
-    }
+    if (load_col != header.size() && cells[load_col] != "NA") r.load_ms = parse_number(cells[load_col], "load_ms", where);
     log.records.push_back(r);
   }
   return log;

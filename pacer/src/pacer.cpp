@@ -1,24 +1,51 @@
 #include "pacer/pacer.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace pacer {
 
+namespace {
+
+/// Every event bit with its name in the log, in the order format_events writes them.
+constexpr std::array<std::pair<unsigned, std::string_view>, 5> event_names{{
+    {event_widen, "widen"},
+    {event_shrink, "shrink"},
+    {event_quantize, "quantize"},
+    {event_stall_clamp, "stall_clamp"},
+    {event_step_cap, "step_cap"},
+}};
+
+}  // namespace
+
 std::string format_events(unsigned events) {
-  static constexpr std::array<std::pair<unsigned, std::string_view>, 5> names{{
-      {event_widen, "widen"},
-      {event_shrink, "shrink"},
-      {event_quantize, "quantize"},
-      {event_stall_clamp, "stall_clamp"},
-      {event_step_cap, "step_cap"},
-  }};
   std::string out;
-  for (const auto& [bit, name] : names) {
+  for (const auto& [bit, name] : event_names) {
     if ((events & bit) == 0) continue;
     if (!out.empty()) out += ';';
     out += name;
   }
   return out.empty() ? std::string{"none"} : out;
+}
+
+std::optional<unsigned> parse_events(std::string_view text) {
+  if (text == "none") return event_none;
+  unsigned events = 0;
+  for (;;) {
+    const std::size_t at = text.find(';');
+    const std::string_view name = text.substr(0, at);
+    const auto it = std::find_if(event_names.begin(), event_names.end(), [&](const auto& n) { return n.second == name; });
+    if (it == event_names.end()) return std::nullopt;
+    events |= it->first;
+    if (at == std::string_view::npos) return events;
+    text.remove_prefix(at + 1);
+  }
+}
+
+std::optional<TimingSource> parse_timing_source(std::string_view text) {
+  for (const TimingSource s : {TimingSource::virtual_time, TimingSource::cpu, TimingSource::present_wait})
+    if (to_string(s) == text) return s;
+  return std::nullopt;
 }
 
 std::string_view to_string(TimingSource source) {

@@ -56,10 +56,14 @@ enum IntervalEvent : unsigned {
 };
 /// "none", or the event names joined by ';' in the order of the enum.
 std::string format_events(unsigned events);
+/// The bits of a format_events() text ("none", "widen;step_cap", ...); nullopt for an unknown name.
+std::optional<unsigned> parse_events(std::string_view text);
 
 /// Where a frame's presentation times came from.
 enum class TimingSource { virtual_time, cpu, present_wait };
 std::string_view to_string(TimingSource source);
+/// The source named by to_string() ("virtual", "cpu", "present_wait"); nullopt otherwise.
+std::optional<TimingSource> parse_timing_source(std::string_view text);
 
 /// What the pacer decided at the start of a frame: what to render.
 struct FramePlan {
