@@ -47,9 +47,8 @@ Summary summarize(std::span<const FrameRecord> all, const StatsOptions& options)
     if ((r.events & (event_widen | event_shrink | event_quantize)) != 0) ++s.interval_changes;
     if (i == 0) continue;
     const FrameRecord& p = records[i - 1];
-    const Nanos shown_delta = shown_time(r) - shown_time(p);
-    intervals.push_back(to_ms(shown_delta));
-    anim_errors.push_back(std::abs(to_ms((r.animation_time - p.animation_time) - shown_delta)));
+    intervals.push_back(to_ms(shown_time(r) - shown_time(p)));
+    anim_errors.push_back(std::abs(to_ms(animation_error(p, r))));
   }
   s.duration_ms = to_ms(shown_time(records.back()) - shown_time(records.front()));
   if (s.duration_ms > 0) {

@@ -49,11 +49,7 @@ std::vector<Nanos> one_long_frame() {
 }
 
 /// Animation error of frame i (design.md section 4), in ns.
-Nanos anim_error(const SimRun& r, std::size_t i) {
-  const FrameRecord& a = r.records[i];
-  const FrameRecord& b = r.records[i - 1];
-  return (a.animation_time - b.animation_time) - (shown_time(a) - shown_time(b));
-}
+Nanos anim_error(const SimRun& r, std::size_t i) { return animation_error(r.records[i - 1], r.records[i]); }
 
 }  // namespace
 

@@ -167,7 +167,7 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
       shown.points.emplace_back(t, pacer::to_ms(d));
       planned.points.emplace_back(t, pacer::to_ms(r[i].interval));
       if (r[i].load_ms) load.points.emplace_back(t, *r[i].load_ms);
-      error.points.emplace_back(t, std::abs(pacer::to_ms((r[i].animation_time - r[i - 1].animation_time) - d)));
+      error.points.emplace_back(t, std::abs(pacer::to_ms(pacer::animation_error(r[i - 1], r[i]))));
     }
     std::vector<Series> intervals{shown, planned};
     if (!load.points.empty()) intervals.push_back(load);

@@ -64,6 +64,12 @@ class StutterDetector {
 /// Presentation time used by the metrics: display where known, else present.
 inline Nanos shown_time(const FrameRecord& r) { return r.display ? *r.display : r.present; }
 
+/// Animation error of frame `r` after frame `prev` (design.md section 4, PresentMon's
+/// MsAnimationError): world time advanced minus shown time advanced.
+inline Nanos animation_error(const FrameRecord& prev, const FrameRecord& r) {
+  return (r.animation_time - prev.animation_time) - (shown_time(r) - shown_time(prev));
+}
+
 /// Percentile p (0..100) of values, nearest-rank on a sorted copy; 0 for none.
 double percentile(std::vector<double> values, double p);
 
