@@ -21,24 +21,9 @@
 #include "engine/scene.hpp"
 #include "pacer/interpolation.hpp"
 #include "pacer/load_profile.hpp"
+#include "pacer/random.hpp"
 
 namespace samples {
-
-/// splitmix64: a tiny seeded generator whose sequence is the same everywhere.
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : state_{seed} {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
- private:
-  std::uint64_t state_;
-};
 
 /// Real CPU work for the given time: the load is work, not a sleep.
 inline void burn(double ms) {
@@ -111,12 +96,13 @@ class BallsScene final : public engine::Scene {
                         static_cast<float>(test_radius), 0xff0000ff});
       return;
     }
-    Random rng{config_.seed};
+    pacer::SplitMix64 rng{config_.seed};
+    const auto uniform = [&rng](double lo, double hi) { return lo + (hi - lo) * rng.unit(); };
     for (int i = 0; i < config_.balls; ++i) {
-      const auto r = static_cast<float>(rng.uniform(4, 14));
-      const pacer::Vec2 p{rng.uniform(r, width_ - r), rng.uniform(r, height_ - r)};
-      const double angle = rng.uniform(0, 6.283185307179586), speed = rng.uniform(120, 480);
-      const auto channel = [&] { return static_cast<std::uint32_t>(rng.uniform(80, 255)); };
+      const auto r = static_cast<float>(uniform(4, 14));
+      const pacer::Vec2 p{uniform(r, width_ - r), uniform(r, height_ - r)};
+      const double angle = uniform(0, 6.283185307179586), speed = uniform(120, 480);
+      const auto channel = [&] { return static_cast<std::uint32_t>(uniform(80, 255)); };
       const std::uint32_t rgba = channel() << 24 | channel() << 16 | channel() << 8 | 0xffu;
       balls_.push_back({pacer::Interpolated<pacer::Vec2>{p}, {speed * std::cos(angle), speed * std::sin(angle)}, r, rgba});
     }
