@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -94,12 +95,8 @@ class Outputs {
   Outputs(const Options& o, pacer::RunInfo info)
       : log_{o.log_path, "log"}, trace_{o.trace_path, "trace"}, info_{std::move(info)},
         format_{*pacer::parse_log_format(o.log_format)} {
-    if (!o.log_path.empty()) {
-      const auto dot = o.log_path.find_last_of('.');
-      const auto slash = o.log_path.find_last_of('/');
-      const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-      meta_path_ = (has_ext ? o.log_path.substr(0, dot) : o.log_path) + ".meta.json";
-    }
+    // run.csv -> run.meta.json (the sidecar beside the log)
+    if (!o.log_path.empty()) meta_path_ = std::filesystem::path{o.log_path}.replace_extension(".meta.json").string();
   }
   void write(const pacer::FrameRecord& r) {
     open_sinks();
