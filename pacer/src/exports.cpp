@@ -44,12 +44,6 @@ std::string json_string(std::string_view s) {
 
 namespace {
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 class NativeSink final : public FrameLogSink {
  public:
   explicit NativeSink(std::ostream& out) : writer_{out} {}
@@ -72,15 +66,15 @@ class PresentMonSink final : public FrameLogSink {
     tearing_ = info.present_mode == "immediate" ? "1" : "0";
   }
   void write(const FrameRecord& r) override {
-    const std::string between = last_present_ ? fixed(to_ms(r.present - *last_present_), 4) : "0.0000";
+    const std::string between = last_present_ ? format_fixed(to_ms(r.present - *last_present_), 4) : "0.0000";
     std::string until_displayed = "NA", between_display = "NA";
     if (r.display) {
-      until_displayed = fixed(to_ms(*r.display - r.present), 4);
-      if (last_display_) between_display = fixed(to_ms(*r.display - *last_display_), 4);
+      until_displayed = format_fixed(to_ms(*r.display - r.present), 4);
+      if (last_display_) between_display = format_fixed(to_ms(*r.display - *last_display_), 4);
       last_display_ = r.display;
     }
     out_ << info_.application << ',' << info_.process_id << ',' << address_ << ",Vulkan," << sync_interval_
-         << ",0,0," << fixed(to_ms(r.present) / 1000.0, 6) << ",NA," << between << ',' << tearing_
+         << ",0,0," << format_fixed(to_ms(r.present) / 1000.0, 6) << ",NA," << between << ',' << tearing_
          << ",Unknown,NA," << until_displayed << ',' << between_display << '\n';
     last_present_ = r.present;
   }
@@ -107,7 +101,7 @@ class MangoHudSink final : public FrameLogSink {
       const double frametime = to_ms(shown - *last_);
       const double fps = frametime > 0 ? 1000.0 / frametime : 0;
       // elapsed: nanoseconds since the run start, as MangoHud writes it.
-      out_ << fixed(fps, 4) << ',' << fixed(frametime, 4) << ",0,0,0,0,0,0,0,0,0,0,0," << shown.count() << '\n';
+      out_ << format_fixed(fps, 4) << ',' << format_fixed(frametime, 4) << ",0,0,0,0,0,0,0,0,0,0,0," << shown.count() << '\n';
     }
     last_ = shown;
   }
@@ -149,7 +143,7 @@ void ChromeTraceWriter::event(const std::string& body) {
 }
 
 void ChromeTraceWriter::write(const FrameRecord& r) {
-  auto us = [](Nanos t) { return fixed(static_cast<double>(t.count()) / 1000.0, 3); };
+  auto us = [](Nanos t) { return format_fixed(static_cast<double>(t.count()) / 1000.0, 3); };
   const Nanos end = r.cpu_start + r.render + r.update + r.pacer_wait;
   const std::string frame = std::to_string(r.frame);
   auto slice = [&](const std::string& name, Nanos start, Nanos dur, const std::string& args) {
@@ -157,7 +151,7 @@ void ChromeTraceWriter::write(const FrameRecord& r) {
           ",\"dur\":" + us(dur) + (args.empty() ? "" : ",\"args\":{" + args + "}") + "}");
   };
   slice("frame " + frame, r.cpu_start, end - r.cpu_start,
-        "\"alpha\":" + fixed(r.alpha, 6) + ",\"interval_ms\":" + fixed(to_ms(r.interval), 6) +
+        "\"alpha\":" + format_fixed(r.alpha, 6) + ",\"interval_ms\":" + format_fixed(to_ms(r.interval), 6) +
             ",\"sim_steps\":" + std::to_string(r.sim_steps) + ",\"events\":" + json_string(format_events(r.events)));
   slice("render", r.cpu_start, r.render, "");
   if (r.update > Nanos::zero()) slice("update x" + std::to_string(r.sim_steps), r.cpu_start + r.render, r.update, "");
@@ -166,15 +160,15 @@ void ChromeTraceWriter::write(const FrameRecord& r) {
     event("{\"name\":" + json_string(format_events(r.events)) + ",\"cat\":\"interval\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"ts\":" +
           us(r.cpu_start) + "}");
   event("{\"name\":\"interval_ms\",\"ph\":\"C\",\"pid\":1,\"ts\":" + us(r.cpu_start) + ",\"args\":{\"interval\":" +
-        fixed(to_ms(r.interval), 6) + "}}");
+        format_fixed(to_ms(r.interval), 6) + "}}");
   const Nanos shown = shown_time(r);
   if (last_shown_) {
     const double frame_ms = to_ms(shown - *last_shown_);
     event("{\"name\":\"frame_ms\",\"ph\":\"C\",\"pid\":1,\"ts\":" + us(shown) + ",\"args\":{\"frame\":" +
-          fixed(frame_ms, 6) + "}}");
+          format_fixed(frame_ms, 6) + "}}");
     if (stutter_.add(frame_ms))
       event("{\"name\":\"stutter\",\"cat\":\"stutter\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":1,\"ts\":" + us(shown) +
-            ",\"args\":{\"frame_ms\":" + fixed(frame_ms, 3) + "}}");
+            ",\"args\":{\"frame_ms\":" + format_fixed(frame_ms, 3) + "}}");
   }
   last_shown_ = shown;
 }
@@ -211,7 +205,7 @@ void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* s
         {"sim_steps", static_cast<double>(m.sim_steps)}, {"dropped_ms", m.dropped_ms}};
     out << ",\n  \"summary\": {";
     for (std::size_t i = 0; i < std::size(fields); ++i)
-      out << (i == 0 ? "\n    " : ",\n    ") << json_string(fields[i].first) << ": " << fixed(fields[i].second, 6);
+      out << (i == 0 ? "\n    " : ",\n    ") << json_string(fields[i].first) << ": " << format_fixed(fields[i].second, 6);
     out << "\n  }";
   }
   out << "\n}\n";

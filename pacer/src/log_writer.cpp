@@ -22,6 +22,12 @@ std::string format_ms(Nanos t) {
   return buf;
 }
 
+std::string format_fixed(double value, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, value);
+  return buf;
+}
+
 NativeLogWriter::NativeLogWriter(std::ostream& out) : out_{out} {
   bool first = true;
   for (auto c : native_columns()) {
@@ -33,22 +39,13 @@ NativeLogWriter::NativeLogWriter(std::ostream& out) : out_{out} {
 }
 
 void NativeLogWriter::write(const FrameRecord& r) {
-  char alpha[32];
-  std::snprintf(alpha, sizeof alpha, "%.6f", r.alpha);
   out_ << r.frame << ',' << r.policy << ',' << to_string(r.timing_source) << ',' << format_ms(r.cpu_start) << ','
        << format_ms(r.planned_start) << ',' << format_ms(r.interval) << ',' << format_ms(r.render) << ','
        << r.sim_steps << ',' << format_ms(r.update) << ',' << format_ms(r.pacer_wait) << ','
        << format_ms(r.present) << ',' << (r.display ? format_ms(*r.display) : std::string{"NA"}) << ','
-       << format_ms(r.sim_previous) << ',' << format_ms(r.sim_current) << ',' << alpha << ','
+       << format_ms(r.sim_previous) << ',' << format_ms(r.sim_current) << ',' << format_fixed(r.alpha, 6) << ','
        << format_ms(r.animation_time) << ',' << format_events(r.events) << ',' << format_ms(r.dropped) << ',';
-  if (r.load_ms) {
-    char load[32];
-    std::snprintf(load, sizeof load, "%.6f", *r.load_ms);
-    out_ << load;
-  } else {
-    out_ << "NA";
-  }
-  out_ << '\n';
+  out_ << (r.load_ms ? format_fixed(*r.load_ms, 6) : std::string{"NA"}) << '\n';
 }
 
 }  // namespace pacer

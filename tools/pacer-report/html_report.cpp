@@ -5,15 +5,13 @@
 #include <cstdio>
 #include <functional>
 
+#include "pacer/log_writer.hpp"
+
 namespace tools {
 
 namespace {
 
-std::string num(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
+std::string num(double v, int digits) { return pacer::format_fixed(v, digits); }
 
 std::string escape(const std::string& s) {
   std::string out;
