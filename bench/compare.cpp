@@ -21,6 +21,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -205,18 +206,18 @@ int main(int argc, char** argv) {
       if (e.path().extension() == ".csv") files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());
+  const pacer::TraceOpener open_file = [](const std::string& path) { return std::make_unique<std::ifstream>(path); };
   for (const auto& file : files) {
-    std::vector<Nanos> costs;
+    // The trace load profile pacer-sim and the samples use: frame_ms x scale, on a loop.
+    pacer::LoadProfile costs;
     try {
-      std::ifstream in{file};
-      if (!in) throw pacer::LoadSpecError("cannot read trace '" + file + "'");
-      for (const double ms : pacer::read_trace_column(in, file, "frame_ms")) costs.push_back(pacer::from_ms(ms * trace_scale));
-    } catch (const std::exception& e) {
+      costs = pacer::LoadProfile::parse("trace:" + file + ",scale=" + std::to_string(trace_scale) + ",loop", open_file);
+    } catch (const pacer::LoadSpecError& e) {
       std::fprintf(stderr, "compare: %s\n", e.what());
       return 1;
     }
     const std::string stem = std::filesystem::path(file).stem().string();
-    workloads.push_back({stem, "trace x0.5", [costs](std::int64_t f) { return costs[static_cast<std::size_t>(f) % costs.size()]; }});
+    workloads.push_back({stem, "trace x0.5", [costs](std::int64_t f) { return costs.at(f); }});
   }
   // The traces, then the synthetic workloads drawn with `with_seed`; --only filters.
   auto workloads_for = [&](std::uint64_t with_seed) {
