@@ -85,13 +85,15 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   // The second-longest recent render: one hitch in the history is late whatever the
   // estimate, and counting it would start every frame early for a whole history (the
   // loop idling in present holds); a new, lasting level shows up after two frames.
-  std::vector<Nanos> sorted = renders_;
+  std::vector<Nanos>& sorted = sorted_renders_;  // reused: no allocation per frame
+  sorted.assign(renders_.begin(), renders_.end());
   std::sort(sorted.begin(), sorted.end());
   const Nanos longest = sorted.size() >= 8 ? sorted[sorted.size() - 2] : sorted.back();
   lead_ = longest + config_.present_margin;
   const auto deep = static_cast<std::size_t>(std::max(config_.deep_history, 2));
   push_ring(deep_renders_, deep_next_, deep, render_cost_);
-  std::vector<Nanos> deep_sorted = deep_renders_;
+  std::vector<Nanos>& deep_sorted = sorted_deep_;
+  deep_sorted.assign(deep_renders_.begin(), deep_renders_.end());
   const auto second = deep_sorted.end() - (deep_sorted.size() >= 8 ? 2 : 1);
   std::nth_element(deep_sorted.begin(), second, deep_sorted.end());
   deep_lead_ = std::max(lead_, *second + config_.present_margin);

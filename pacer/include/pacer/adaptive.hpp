@@ -208,6 +208,7 @@ class AdaptivePolicy final : public Pacer {
   std::vector<Nanos> deep_renders_;
   std::size_t deep_next_ = 0;
   Nanos deep_lead_{0};
+  std::vector<Nanos> sorted_renders_, sorted_deep_;  ///< scratch for the estimates (kept: no allocation per frame)
   Nanos typical_lead_{0};
   std::vector<Nanos> busy_ring_;
   std::size_t busy_next_ = 0;
