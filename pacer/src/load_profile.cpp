@@ -168,17 +168,11 @@ std::shared_ptr<const LoadProfile::Node> parse_node(std::string_view spec, const
   if (kind == "constant") {
     node->kind = Kind::constant;
     node->a = number(body, spec, "value");
-  } else if (kind == "step") {
-    node->kind = Kind::step;
+  } else if (kind == "step" || kind == "ramp") {
+    node->kind = kind == "step" ? Kind::step : Kind::ramp;
     pair_at(body, spec, node->a, node->b, node->n);
-  } else if (kind == "ramp") {
-    node->kind = Kind::ramp;
-    pair_at(body, spec, node->a, node->b, node->n);
-  } else if (kind == "spike") {
-    node->kind = Kind::spike;
-    pair_per(body, spec, node->a, node->b, node->n);
-  } else if (kind == "sine") {
-    node->kind = Kind::sine;
+  } else if (kind == "spike" || kind == "sine") {
+    node->kind = kind == "spike" ? Kind::spike : Kind::sine;
     pair_per(body, spec, node->a, node->b, node->n);
   } else if (kind == "walk") {
     node->kind = Kind::walk;
