@@ -48,7 +48,12 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
     if (it == header.end()) throw LogParseError(src + ":1: missing column " + std::string(wanted[c]));
     col[c] = static_cast<std::size_t>(it - header.begin());
   }
-  const auto load_col = static_cast<std::size_t>(std::find(header.begin(), header.end(), "load_ms") - header.begin());
+  auto optional_col = [&](std::string_view name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const std::size_t load_col = optional_col("load_ms");
+  const std::size_t planned_col = optional_col("present_planned_ms");
+  const std::size_t issued_col = optional_col("present_issued_ms");
   for (std::size_t number = 2; std::getline(in, line); ++number) {
     if (line.empty() || line == "\r") continue;
     const auto cells = split_csv(line);
@@ -90,6 +95,12 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
     r.events = *events;
     r.dropped = ms(17);
     if (load_col != header.size() && cells[load_col] != "NA") r.load_ms = parse_number(cells[load_col], "load_ms", where);
+    if (planned_col != header.size() && cells[planned_col] != "NA")
+      r.present_planned = from_ms(parse_number(cells[planned_col], "present_planned_ms", where));
+    // Older logs have no issue time: the present call's return is the best they know.
+    r.present_issued = issued_col != header.size() && cells[issued_col] != "NA"
+                           ? from_ms(parse_number(cells[issued_col], "present_issued_ms", where))
+                           : r.present;
     log.records.push_back(r);
   }
   return log;

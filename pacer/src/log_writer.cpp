@@ -35,7 +35,8 @@ NativeLogWriter::NativeLogWriter(std::ostream& out) : out_{out} {
     out_ << c;
     first = false;
   }
-  out_ << ",load_ms\n";  // one more column after the native ones (design.md allows more)
+  // Appended after the native columns (design.md allows more, never reordered).
+  out_ << ",load_ms,present_planned_ms,present_issued_ms\n";
 }
 
 void NativeLogWriter::write(const FrameRecord& r) {
@@ -45,7 +46,9 @@ void NativeLogWriter::write(const FrameRecord& r) {
        << format_ms(r.present) << ',' << (r.display ? format_ms(*r.display) : std::string{"NA"}) << ','
        << format_ms(r.sim_previous) << ',' << format_ms(r.sim_current) << ',' << format_fixed(r.alpha, 6) << ','
        << format_ms(r.animation_time) << ',' << format_events(r.events) << ',' << format_ms(r.dropped) << ',';
-  out_ << (r.load_ms ? format_fixed(*r.load_ms, 6) : std::string{"NA"}) << '\n';
+  out_ << (r.load_ms ? format_fixed(*r.load_ms, 6) : std::string{"NA"}) << ','
+       << (r.present_planned ? format_ms(*r.present_planned) : std::string{"NA"}) << ',' << format_ms(r.present_issued)
+       << '\n';
 }
 
 }  // namespace pacer

@@ -17,7 +17,7 @@ TEST(NativeLog, HeaderHasTheDesignColumnsInOrderThenLoad) {
   EXPECT_EQ(out.str(),
             "frame,policy,timing_source,cpu_start_ms,planned_start_ms,interval_ms,ms_render,sim_steps,ms_update,"
             "ms_pacer_wait,present_ms,display_ms,sim_prev_ms,sim_curr_ms,interp_alpha,animation_time_ms,"
-            "interval_event,dropped_ms,load_ms\n");
+            "interval_event,dropped_ms,load_ms,present_planned_ms,present_issued_ms\n");
 }
 
 TEST(NativeLog, RowsOfTheWorkedTimeline) {

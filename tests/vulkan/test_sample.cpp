@@ -148,10 +148,12 @@ TEST(LoadSweep, WritesTheNativeLogTheTraceAndTheSidecar) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
   const auto rows = read_csv("sweep.csv");
   ASSERT_GT(rows.size(), 30u);
-  ASSERT_EQ(rows[0].size(), 19u);
+  ASSERT_EQ(rows[0].size(), 21u);
   EXPECT_EQ(rows[0][0], "frame");
   EXPECT_EQ(rows[0][17], "dropped_ms");
   EXPECT_EQ(rows[0][18], "load_ms");
+  EXPECT_EQ(rows[0][19], "present_planned_ms");
+  EXPECT_EQ(rows[0][20], "present_issued_ms");
   EXPECT_EQ(rows[5][18], "1.000000") << "the sweep starts with 1 ms renders";
   std::ifstream trace{"sweep.json"};
   const std::string json{std::istreambuf_iterator<char>{trace}, {}};

@@ -17,8 +17,10 @@
 
 namespace pacer {
 
-/// The native columns, in order (design.md section 3). The writer adds one more after
-/// them, `load_ms` (the workload's render cost where known, else NA).
+/// The native columns, in order (docs/log-format.md). The writer adds three more after
+/// them: `load_ms` (the workload's render cost where known, else NA), `present_planned_ms`
+/// (when the policy planned the present, NA for none) and `present_issued_ms` (when the
+/// present call was made, after any hold).
 std::span<const std::string_view> native_columns();
 
 /// Milliseconds with six decimals (nanosecond resolution): 16 ms -> "16.000000".

@@ -103,6 +103,11 @@ struct FrameRecord {
   /// The workload's render cost for this frame (ms), where the driver knows it: the
   /// `load_ms` column after the native ones, NA otherwise. Not used by any policy.
   std::optional<double> load_ms;
+  /// When the policy planned the present (FramePlan::present_at); nullopt when it planned
+  /// none: the `present_planned_ms` column.
+  std::optional<Nanos> present_planned;
+  /// When the present call was made, after any hold: the `present_issued_ms` column.
+  Nanos present_issued{0};
 };
 
 /// Exact bookkeeping of simulation time: simulated + pending + dropped == elapsed.
