@@ -204,18 +204,24 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
         if (const GLFWvidmode* mode = glfwGetVideoMode(glfwGetPrimaryMonitor()); mode && mode->refreshRate > 0)
           refresh_hz = mode->refreshRate;
     }
-    if (refresh_hz > 0) {
-      pacing.adaptive.refresh_period = pacer::from_ms(1000.0 / refresh_hz);
-      // FIFO queues presents: a frame may start as many intervals ahead as the swapchain
-      // can hold (images - 1). Mailbox and immediate (with an explicit --refresh-hz) do
-      // not: every present is held to its vblank and frames start one interval ahead.
-      const auto images = static_cast<int>(gpu->image_count());
-      pacing.adaptive.queued_presents = vsynced;
-      pacing.adaptive.pipeline_frames = vsynced ? std::clamp(images - 1, 1, pacing.adaptive.pipeline_frames) : 1;
-      spdlog::info("display refresh {:.2f} Hz: intervals of whole refresh periods, {} swapchain images, frames start "
-                   "up to {} interval(s) ahead",
-                   refresh_hz, images, pacing.adaptive.pipeline_frames);
+    // The display the policies pace, told to them by the pacer's own fit_to_display (the
+    // simulator uses the same mapping): FIFO queues presents, mailbox and immediate (with a
+    // refresh rate: immediate:HZ) hold every present to its planned time.
+    pacer::DisplaySpec display;
+    switch (gpu->present_mode()) {
+      case renderer::PresentMode::fifo:
+      case renderer::PresentMode::fifo_relaxed: display.mode = pacer::PresentMode::fifo; break;
+      case renderer::PresentMode::mailbox: display.mode = pacer::PresentMode::mailbox; break;
+      case renderer::PresentMode::immediate: display.mode = pacer::PresentMode::immediate; break;
     }
+    if (refresh_hz > 0) display.period = pacer::period_of_hz(refresh_hz);
+    display.images = static_cast<int>(gpu->image_count());
+    pacer::fit_to_display(pacing, display);
+    log->info().config.emplace_back("display", pacer::to_string(display));
+    if (refresh_hz > 0)
+      spdlog::info("display {} ({} swapchain images): intervals of whole refresh periods, frames start up to {} "
+                   "interval(s) ahead",
+                   pacer::to_string(display), display.images, pacing.adaptive.pipeline_frames);
 
     Loop loop{clock, *waiter, target, scene};
     std::size_t policy = policy_index(o.policy);

@@ -26,9 +26,10 @@ void VulkanTarget::draw(const DrawList& list) {
   gpu_.draw(circles_, list.clear_rgba);
 }
 
-void VulkanTarget::present(std::int64_t frame) {
+pacer::PresentResult VulkanTarget::present(std::int64_t frame) {
   const std::uint64_t id = gpu_.present();
   if (watching_ && id != 0) to_watch_.emplace_back(frame, id);
+  return {};  // display times come later, through drain_displayed
 }
 
 void VulkanTarget::notify_resized() { gpu_.notify_resized(); }

@@ -27,7 +27,8 @@ AdaptivePolicy::AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim, std::
       interval_{std::clamp(config.initial_interval, config.min_interval, config.max_interval)} {
   window_.reserve(static_cast<std::size_t>(std::max(config_.shrink_window, 1)));
   period_ = config_.refresh_period;
-  phase_ = config_.vblank_phase;
+  if (period_ > Nanos::zero()) grid_ = VblankGrid{period_, config_.vblank_phase};
+  planned_gap_ = interval_;
 }
 
 TimeAccount AdaptivePolicy::account() const {
@@ -47,6 +48,7 @@ FramePlan AdaptivePolicy::on_begin_frame(Nanos now) {
       // Switching at a frame boundary: the seed planned this frame for frame_end_.
       display_next_ = frame_end_;
       start_next_ = frame_end_;
+      shown_prev_ = frame_end_ - interval_;
     }
   }
   if (smooth_) return smooth_begin(now);
@@ -104,9 +106,39 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   if (frame_index() == 1) {
     // The first frame was not planned: it is shown where the display puts it.
     display_cur_ = grid_at_or_after(now);
-  } else if (now > display_cur_) {
+  } else if (now > display_cur_ + (latched() ? Nanos::zero() : lateness_tolerance())) {
     missed_ = true;  // presented after its planned display: shown late
   }
+}
+
+void AdaptivePolicy::on_present_call(Nanos call) {
+  render_cost_ += call;  // CPU work of the frame (busy time), after the hold
+}
+
+void AdaptivePolicy::on_observe_wake(Nanos deadline, Nanos woke) {
+  push_ring(wakes_, wakes_next_, 32, std::max(woke - deadline, Nanos::zero()));
+  // The second-worst recent wake: one preempted sleep does not loosen every judgement.
+  Nanos worst{0}, second{0};
+  for (const Nanos w : wakes_) {
+    if (w > worst) {
+      second = worst;
+      worst = w;
+    } else if (w > second) {
+      second = w;
+    }
+  }
+  wake_tolerance_ = wakes_.size() >= 2 ? second : worst;
+}
+
+Nanos AdaptivePolicy::lateness_tolerance() const { return config_.late_tolerance + wake_tolerance_; }
+
+void AdaptivePolicy::follow_grid() {
+  const Nanos p = grid_.period();
+  if (p == period_ || p <= Nanos::zero() || period_ <= Nanos::zero()) return;
+  // The interval keeps its whole number of periods (the mixed cadence's is free).
+  const std::int64_t n = std::max<std::int64_t>(1, (interval_.count() + period_.count() / 2) / period_.count());
+  period_ = p;
+  if (!mixed_) interval_ = n * p;
 }
 
 void AdaptivePolicy::on_end_update(Nanos now) {
@@ -119,13 +151,21 @@ void AdaptivePolicy::on_end_update(Nanos now) {
 }
 
 void AdaptivePolicy::on_observe_display(std::int64_t frame, Nanos display) {
-  if (!display_seen_ && period_ > Nanos::zero()) phase_ = display;  // a vblank: anchors the grid
+  if (period_ > Nanos::zero()) {
+    // A vblank: the first anchors the grid; on a latching display the rest lock it.
+    grid_.observe(display, config_.vblank_latch);
+    follow_grid();
+  }
   display_seen_ = true;
   if (!smooth_) return;
   // Shown later than planned (a queue behind the display): the frames in flight are late
-  // too. Plan the next one after them, and count it as a miss.
+  // too. Plan the next one after them, and count it as a miss. Late means a vblank later
+  // on a latching display (reported times scatter around the vblank), past the lateness
+  // tolerance on the others.
   const auto slot = static_cast<std::size_t>(frame) % planned_.size();
-  if (planned_frame_[slot] != frame || display <= planned_[slot]) return;
+  const Nanos tolerance = latched() ? period_ / 2 : lateness_tolerance();
+  if (planned_frame_[slot] != frame || display <= planned_[slot] + tolerance) return;
+  if (latched()) display = grid_snap(display);
   const std::int64_t ahead = frame_index() - frame;  // frames started after `frame`, this one included
   late_floor_ = std::max(late_floor_, display + interval_ * ahead);
   missed_ = true;
@@ -268,11 +308,15 @@ void AdaptivePolicy::consider_shrink(Nanos busy, Nanos cost_at_pre_hitch) {
 
 Nanos AdaptivePolicy::grid_at_or_after(Nanos t) const {
   if (period_ <= Nanos::zero()) return t;
-  const std::int64_t rel = (t - phase_).count();
-  const std::int64_t p = period_.count();
-  std::int64_t k = rel / p;
-  if (rel % p != 0 && rel > 0) ++k;
-  return phase_ + Nanos{k * p};
+  return grid_.at_or_after(t);
+}
+
+Nanos AdaptivePolicy::grid_snap(Nanos t) const {
+  if (period_ <= Nanos::zero()) return t;
+  // A vblank plus whole periods may be a few ns off the locked grid: its vblank is the
+  // one within a quarter period. Off the grid (immediate: a late present), the next
+  // vblank more than half a period on.
+  return grid_.at_or_after(t - (latched() ? period_ / 4 : period_ / 2));
 }
 
 Nanos AdaptivePolicy::quantize_up(Nanos interval) const {
@@ -290,7 +334,7 @@ Nanos AdaptivePolicy::start_lead() const {
   // Free refresh (immediate, VRR): start the deep render estimate ahead, so a rare long
   // render (seen in the long history) still makes its planned present; the loop cannot
   // start before the previous present anyway.
-  if (period_ <= Nanos::zero()) return deep_lead_;
+  if (!latched()) return deep_lead_;
   // pipeline_frames intervals ahead while a frame has recently needed it; one once none
   // has for shallow_after frames (a period less latency).
   const bool needed = config_.shallow_after <= 0 || frame_index() - last_deep_frame_ <= config_.shallow_after;
@@ -336,6 +380,7 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
     display_next_ = now;
     start_next_ = now;
     frame_end_ = now;
+    planned_gap_ = interval_;
     plan.planned_start = now;
     plan.alpha = 1.0;
     plan.animation_time = now;
@@ -352,13 +397,16 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
     // vblank before the planned one, so an early render is not shown a period early.
     // A FIFO queue cannot show it before the previous frame's vblank + 1 period: when that
     // is the planned one, present at once (the queue holds it) and keep the CPU busy.
-    if (period_ <= Nanos::zero()) {
-      plan.present_at = display_cur_;
-    } else if (config_.queued_presents && display_cur_ <= shown_prev_ + period_) {
+    if (!latched()) {
+      plan.present_at = display_cur_;  // shown when made: held until its display time
+    } else if (config_.queued_presents && display_cur_ <= grid_snap(shown_prev_ + period_)) {
       plan.present_at = Nanos{-1};
     } else {
-      plan.present_at = display_cur_ - period_ + Nanos{1};
+      // Past the vblank before the planned one by a margin the grid's scatter cannot cross.
+      const Nanos margin = std::clamp(std::max(config_.vblank_margin, 4 * grid_.residual()), Nanos{1}, period_ / 4);
+      plan.present_at = display_cur_ - period_ + margin;
     }
+    planned_gap_ = display_cur_ - shown_prev_;
   }
   plan.sim_previous = clock_.previous();
   plan.sim_current = clock_.current();
@@ -381,15 +429,18 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
     planned_next_ = true;
     // The frame that follows is planned one interval after this one's display; a frame
     // shown late moves the cadence (never two frames on one vblank, never a catch-up burst).
-    const Nanos shown = std::max(missed_ ? grid_at_or_after(render_end_) : display_cur_, observed_late_);
+    // Latching: shown at a vblank (the one after the render when it missed). Otherwise
+    // when presented.
+    Nanos shown = missed_ ? (latched() ? grid_at_or_after(render_end_) : render_end_) : display_cur_;
+    if (observed_late_ != Nanos::min()) shown = std::max(shown, latched() ? grid_snap(observed_late_) : observed_late_);
     absorb_lag(shown);
     shown_prev_ = shown;
     const Nanos gap = period_ > Nanos::zero() ? period_ : config_.min_interval;
     // Mixed cadence on a fixed refresh: the earliest vblank after this one; the pushes
     // below move it to the first vblank the frame can make. Otherwise one interval on.
     const Nanos due = mixed_ && period_ > Nanos::zero() ? display_cur_ + period_ : display_cur_ + interval_;
-    display_next_ = std::max({due, shown + gap, late_floor_});
-    if (period_ > Nanos::zero()) display_next_ = grid_at_or_after(display_next_);
+    // On a grid these are vblanks plus whole periods: each stands for its vblank.
+    display_next_ = std::max({grid_snap(due), grid_snap(shown + gap), grid_snap(late_floor_)});
     start_next_ = display_next_ - start_lead();
     frame_end_ = display_next_;
     pushes_ = 0;
@@ -558,7 +609,9 @@ void AdaptivePolicy::smooth_after_frame() {
   if (miss && (recent >= std::max(config_.misses_to_widen, 1) || overloaded)) {
     // The lasting level is the cheapest of the missing frames (a hitch among them is not).
     const Nanos lasting = *std::min_element(missed_busy_.begin(), missed_busy_.end());
-    const Nanos step_up = period_ > Nanos::zero() ? interval_ + period_ : interval_ + Nanos{1};
+    // One period more on a grid; on a free display at least the lateness tolerance (no
+    // widening by nanoseconds).
+    const Nanos step_up = period_ > Nanos::zero() ? interval_ + period_ : interval_ + lateness_tolerance();
     const Nanos wider = quantize_up(std::max(step_up, scale(lasting, config_.widen_factor)));
     const Nanos free = free_interval(std::max(lasting, recent_busy_mean(8)));
     if (wider > interval_ && prefer_mixed(wider, free)) {

@@ -73,7 +73,8 @@ FramePlan Pacer::begin_frame(Nanos now) {
   plan.frame = next_frame_;
   plan.start = now;
   record_.planned_start = plan.planned_start;
-  record_.interval = interval();
+  if (plan.present_at >= Nanos::zero()) record_.present_planned = plan.present_at;
+  record_.interval = frame_interval();
   record_.sim_previous = plan.sim_previous;
   record_.sim_current = plan.sim_current;
   record_.alpha = plan.alpha;
@@ -84,9 +85,9 @@ FramePlan Pacer::begin_frame(Nanos now) {
 
 void Pacer::end_render(Nanos now) {
   record_.render = now - record_.cpu_start;
-  if (!presentation_set_) record_.present = now;
+  if (!presentation_set_) record_.present = record_.present_issued = now;
   on_end_render(now);
-  record_.interval = interval();
+  record_.interval = frame_interval();
 }
 
 Action Pacer::next(Nanos now) {
@@ -95,7 +96,7 @@ Action Pacer::next(Nanos now) {
     waiting_ = false;
   }
   const Action act = on_next(now);
-  record_.interval = interval();
+  record_.interval = frame_interval();
   if (act.kind == ActionKind::update) {
     updating_ = true;
     mark_ = now;
@@ -113,13 +114,24 @@ void Pacer::end_update(Nanos now) {
     updating_ = false;
   }
   on_end_update(now);
-  record_.interval = interval();
+  record_.interval = frame_interval();
 }
 
-void Pacer::set_presentation(Nanos present, std::optional<Nanos> display, TimingSource source) {
-  record_.present = present;
+void Pacer::hold_present(Nanos from, Nanos woke) {
+  if (woke > from) record_.pacer_wait += woke - from;
+  if (record_.present_planned) on_observe_wake(*record_.present_planned, woke);
+}
+
+void Pacer::set_presentation(Nanos issued, Nanos returned, std::optional<Nanos> display, TimingSource source) {
+  record_.present_issued = issued;
+  record_.present = returned;
   record_.display = display;
   record_.timing_source = source;
+  // The present call is render work (ms_render); a hold before it is not.
+  if (returned > issued) {
+    record_.render += returned - issued;
+    on_present_call(returned - issued);
+  }
   presentation_set_ = true;
 }
 

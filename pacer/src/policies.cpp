@@ -13,10 +13,14 @@ std::span<const std::string_view> policy_names() {
 
 void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display) {
   cfg.adaptive.refresh_period = display.fixed_period();
-  cfg.adaptive.queued_presents = display.mode != PresentMode::mailbox;
+  // A present is shown at a vblank (fifo, mailbox) or when it is made (immediate, vrr).
+  cfg.adaptive.vblank_latch = display.latches();
+  // Only FIFO (and VRR, which blocks as FIFO does) queues presents one per refresh.
+  cfg.adaptive.queued_presents = display.mode == PresentMode::fifo || display.mode == PresentMode::vrr;
   if (display.mode == PresentMode::fifo || display.mode == PresentMode::vrr)
     cfg.adaptive.pipeline_frames = std::clamp(display.images - 1, 1, cfg.adaptive.pipeline_frames);
-  if (display.mode == PresentMode::mailbox) cfg.adaptive.pipeline_frames = 1;  // nothing queues
+  else
+    cfg.adaptive.pipeline_frames = 1;  // nothing queues: every present is held to its time
   if (display.mode == PresentMode::vrr)
     cfg.adaptive.min_interval = std::max(cfg.adaptive.min_interval, display.period);
 }

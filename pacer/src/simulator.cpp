@@ -2,89 +2,84 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <optional>
 
+#include "pacer/frame_driver.hpp"
+
 namespace pacer {
+
+namespace {
+
+/// The virtual-time loop: a render advances the clock by its cost, an update by the
+/// update cost, a wait jumps to the deadline plus the modelled wake error.
+class SimHost final : public FrameHost {
+  static DisplaySpec seeded(DisplaySpec spec, std::uint64_t seed) {
+    spec.seed = seed * 0x2545f4914f6cdd1dULL + 1;  // the display's jitter draws, apart from the waiter's
+    return spec;
+  }
+
+ public:
+  SimHost(Pacer& pacer, const SimCosts& costs, const SimOptions& options, SimRun& run)
+      : pacer_{pacer}, costs_{costs}, display_{seeded(options.display, options.seed)}, waiter_{options.waiter, options.seed},
+        run_{run}, now_{options.start} {}
+
+  Nanos now() override { return now_; }
+  bool acquire() override {
+    // Acquiring a swapchain image may block: the loop spends it inside the render.
+    const Nanos acquired = display_.acquire(now_);
+    run_.acquire_blocked += acquired - now_;
+    now_ = acquired;
+    return true;
+  }
+  void render(const FramePlan& plan) override {
+    run_.timeline.push_back({TimelineEntry::render, plan.start});
+    render_cost_ = costs_.render(frame_);
+    now_ += render_cost_;
+  }
+  PresentResult present(std::int64_t frame) override {
+    const Presented p = display_.present(frame, now_);
+    if (p.replaced) ++run_.replaced;
+    ++frame_;
+    return {p.display, p.replaced};
+  }
+  void update(Nanos) override {
+    now_ += costs_.update(frame_ - 1, updates_++);
+    run_.timeline.push_back({TimelineEntry::update, pacer_.clock().current()});
+  }
+  void wait_until(Nanos deadline) override {
+    run_.timeline.push_back({TimelineEntry::wait, deadline});
+    now_ = waiter_.wake(now_, deadline);
+  }
+  void hold_until(Nanos deadline) override { now_ = waiter_.wake(now_, deadline); }
+  TimingSource timing_source() const override { return TimingSource::virtual_time; }
+  std::optional<double> load_ms() const override { return to_ms(render_cost_); }
+
+ private:
+  Pacer& pacer_;
+  const SimCosts& costs_;
+  DisplayModel display_;
+  SleepModel waiter_;
+  SimRun& run_;
+  Nanos now_;
+  std::int64_t frame_ = 0;    ///< frames rendered so far
+  std::int64_t updates_ = 0;  ///< updates run so far (the update cost's index)
+  Nanos render_cost_{0};      ///< of the latest render
+};
+
+}  // namespace
 
 SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const SimOptions& options) {
   SimRun run;
   if (frames > 0) run.records.reserve(static_cast<std::size_t>(frames));
-  DisplayModel display{options.display};
-  SleepModel waiter{options.waiter, options.seed};
-  // Display times, per frame; fed back to the pacer once virtual time reaches them.
-  std::vector<std::optional<Nanos>> shown(frames > 0 ? static_cast<std::size_t>(frames) : 0);
-  std::deque<std::int64_t> unseen;  // frames shown (or to be shown) whose display time the pacer has not been told
-  Nanos now = options.start;
-  auto deliver = [&] {
-    while (!unseen.empty()) {
-      const auto f = static_cast<std::size_t>(unseen.front());
-      if (!shown[f]) {  // replaced in the mailbox: never shown, never reported
-        unseen.pop_front();
-        continue;
-      }
-      if (*shown[f] > now) break;
-      pacer.observe_display(unseen.front(), *shown[f]);
-      unseen.pop_front();
-    }
-  };
-
-  std::int64_t updates = 0;
-  Nanos render_cost{0};  // of the frame whose record take() collects
-  auto take = [&] {
-    if (auto done = pacer.take_record()) {
-      done->load_ms = to_ms(render_cost);
-      run.records.push_back(*done);
-    }
-  };
+  SimHost host{pacer, costs, options, run};
+  FrameDriver driver{host, [&](const FrameRecord& r) { run.records.push_back(r); }};
+  driver.use(pacer);
   for (std::int64_t frame = 0; frame < frames; ++frame) {
-    deliver();
-    const FramePlan plan = pacer.begin_frame(now);
-    take();
-    run.timeline.push_back({TimelineEntry::render, now});
-    // Acquiring a swapchain image may block: the loop spends it inside the render.
-    const Nanos acquired = display.acquire(now);
-    run.acquire_blocked += acquired - now;
-    render_cost = costs.render(frame);
-    now = acquired + render_cost;
-    pacer.end_render(now);
-    // A planned present is held until its time (by the same waiter as every wait).
-    if (plan.present_at > now) now = waiter.wake(now, plan.present_at);
-    const Presented p = display.present(frame, now);
-    if (p.replaced) {
-      shown[static_cast<std::size_t>(*p.replaced)].reset();
-      ++run.replaced;
-    }
-    shown[static_cast<std::size_t>(frame)] = p.display;
-    if (p.display) unseen.push_back(frame);
-    pacer.set_presentation(now, p.display, TimingSource::virtual_time);
-    if (frame + 1 == frames) break;
-    for (bool more = true; more;) {
-      deliver();
-      const Action act = pacer.next(now);
-      switch (act.kind) {
-        case ActionKind::update:
-          now += costs.update(frame, updates++);
-          pacer.end_update(now);
-          run.timeline.push_back({TimelineEntry::update, pacer.clock().current()});
-          break;
-        case ActionKind::wait:
-          run.timeline.push_back({TimelineEntry::wait, act.until});
-          now = waiter.wake(now, act.until);
-          break;
-        case ActionKind::render:
-          more = false;
-          break;
-      }
-    }
+    driver.render_frame();
+    if (frame + 1 < frames) driver.run_actions();  // the run stops right after the last render
   }
-  pacer.finish(now);
-  take();
-  // A mailbox frame replaced after its record was taken was never shown.
-  for (auto& r : run.records) {
-    if (r.frame >= 0 && r.frame < frames && r.display) r.display = shown[static_cast<std::size_t>(r.frame)];
-  }
-  run.end = now;
+  driver.finish();
+  run.end = host.now();
   return run;
 }
 

@@ -119,7 +119,7 @@ TEST(Loop, AMinimizedTargetWaitsWithoutDrawing) {
       return true;
     }
     void draw(const DrawList&) override { ++draws; }
-    void present(std::int64_t) override {}
+    pacer::PresentResult present(std::int64_t) override { return {}; }
   } target;
   ManualClock clock;
   ManualWaiter waiter{clock};
@@ -157,7 +157,10 @@ TEST(Loop, DisplayTimesReachTheLogAndThePacer) {
     explicit Reporting(ManualClock& c) : clock_{c} {}
     bool acquire() override { return true; }
     void draw(const DrawList&) override { clock_.advance(3_ms); }
-    void present(std::int64_t frame) override { presented_.push_back({frame, clock_.now() + 2_ms}); }
+    pacer::PresentResult present(std::int64_t frame) override {
+      presented_.push_back({frame, clock_.now() + 2_ms});
+      return {};
+    }
     bool reports_display() const override { return true; }
     void drain_displayed(const std::function<void(std::int64_t, Nanos)>& sink) override {
       for (const auto& [f, t] : presented_)

@@ -35,10 +35,54 @@ TEST(DisplaySpec, ParsesEveryMode) {
   EXPECT_FALSE(parse_display("fifo"));
   EXPECT_FALSE(parse_display("fifo:abc"));
   EXPECT_FALSE(parse_display("vrr:144-48"));
-  EXPECT_FALSE(parse_display("immediate:60"));
   EXPECT_FALSE(parse_display("tv"));
   EXPECT_EQ(to_string(*parse_display("vrr:48-144")), "vrr:48-144");
   EXPECT_EQ(to_string(*parse_display("fifo:60")), "fifo:60");
+  // A monitor's refresh for tearing presents: a grid to plan on, presents shown when made.
+  const auto imm = parse_display("immediate:60");
+  ASSERT_TRUE(imm);
+  EXPECT_EQ(imm->fixed_period(), 16'666'667_ns);
+  EXPECT_FALSE(imm->latches());
+  EXPECT_TRUE(parse_display("mailbox:60")->latches());
+}
+
+TEST(DisplaySpec, ParsesHonestClocks) {
+  const auto d = parse_display("fifo:60@59.94,drift=100ppm,jitter=50us");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->period, 16'666'667_ns);
+  EXPECT_EQ(d->actual_period, 16'683'350_ns);
+  EXPECT_EQ(d->true_period(), 16'683'350_ns);
+  EXPECT_EQ(d->drift_ppm, 100);
+  EXPECT_EQ(d->jitter, 50_us);
+  EXPECT_EQ(to_string(*d), "fifo:60@59.94,drift=100ppm,jitter=50000ns");
+  EXPECT_EQ(parse_display(to_string(*d))->jitter, 50_us);
+  EXPECT_FALSE(parse_display("fifo:60,jitter=50"));     // a duration needs its unit
+  EXPECT_FALSE(parse_display("fifo:60,drift=1e3ppm"));
+  EXPECT_FALSE(parse_display("fifo:60,colour=blue"));
+  EXPECT_FALSE(parse_display("vrr:48-144@60"));
+  EXPECT_FALSE(parse_display("fifo:60@"));
+}
+
+TEST(Display, AnActualRefreshDriftAndJitterMoveTheVblanksButNotTheLatch) {
+  DisplaySpec spec = *parse_display("fifo:60@59.94,drift=100ppm,jitter=50us");
+  DisplayModel d{spec};
+  Nanos previous = d.vblank(0);
+  for (std::int64_t k = 1; k < 3000; ++k) {
+    const Nanos v = d.vblank(k);
+    // The true period, give or take the drift's 100 ppm.
+    EXPECT_NEAR(static_cast<double>((v - previous).count()), 16'683'350.0, 16'683'350.0 * 100e-6 + 2) << k;
+    EXPECT_EQ(d.vblank_at_or_after(v), v);
+    EXPECT_EQ(d.vblank_at_or_after(v - 1_ns), v);
+    EXPECT_EQ(d.vblank_at_or_after(v + 1_ns), d.vblank(k + 1));
+    previous = v;
+  }
+  // Reported times scatter within the jitter around the true vblank, the same each time.
+  const Nanos v = d.vblank(100);
+  const Presented p = d.present(0, v - 1_ms);
+  ASSERT_TRUE(p.display);
+  EXPECT_LE(*p.display - v, 50_us);
+  EXPECT_GE(*p.display - v, -50_us);
+  EXPECT_EQ(d.reported(v), *p.display);
 }
 
 TEST(Display, FifoLatchesToTheFirstVblankAtOrAfterThePresent) {

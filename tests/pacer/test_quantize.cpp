@@ -77,7 +77,9 @@ TEST(Quantize, ShrinksOnePeriodAtATimeAfterAHold) {
       EXPECT_GE(r.frame - last, p.config().shrink_window);
     }
     last = r.frame;
-    seen.push_back(r.interval);
+    // A shrink decided at a frame's start plans the frames after it: the next frame is
+    // the first shown at the new interval (interval_ms is the frame's planned gap).
+    seen.push_back(run.records[static_cast<std::size_t>(r.frame) + 1].interval);
   }
   EXPECT_EQ(seen, (std::vector<Nanos>{30_ms, 20_ms, 10_ms}));
   EXPECT_EQ(p.interval(), 10_ms);

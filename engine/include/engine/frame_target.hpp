@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "engine/scene.hpp"
-#include "pacer/pacer.hpp"
+#include "pacer/frame_driver.hpp"
 
 namespace engine {
 
@@ -24,10 +24,15 @@ class FrameTarget {
   virtual bool wait_until_ready() { return true; }
   /// Record and submit the draw list.
   virtual void draw(const DrawList& list) = 0;
-  /// Queue the present of the image drawn; `frame` is the loop's frame index.
-  virtual void present(std::int64_t frame) = 0;
-  /// true when the target learns when frames became visible (VK_KHR_present_wait).
+  /// Queue the present of the image drawn; `frame` is the loop's frame index. A target
+  /// that knows at once when the frame is shown (a virtual display) says so.
+  virtual pacer::PresentResult present(std::int64_t frame) = 0;
+  /// true when the target learns later when frames became visible (VK_KHR_present_wait).
   virtual bool reports_display() const { return false; }
+  /// Where the records' presentation times come from.
+  virtual pacer::TimingSource timing_source() const {
+    return reports_display() ? pacer::TimingSource::present_wait : pacer::TimingSource::cpu;
+  }
   /// Hands over (frame, display time) pairs learnt since the last call.
   virtual void drain_displayed(const std::function<void(std::int64_t, pacer::Nanos)>& /*sink*/) {}
 };
@@ -41,7 +46,10 @@ class NullTarget final : public FrameTarget {
     ++draws;
     if (on_draw) on_draw();
   }
-  void present(std::int64_t) override { ++presents; }
+  pacer::PresentResult present(std::int64_t) override {
+    ++presents;
+    return {};
+  }
   std::int64_t draws = 0, presents = 0;
 };
 

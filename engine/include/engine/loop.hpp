@@ -1,9 +1,11 @@
 // engine/loop.hpp - the real-time loop: the only place that reads the clock or waits.
 //
-// It drives any pacer policy through the protocol of pacer/pacer.hpp, renders the
-// scene with the plan's alpha, presents through a FrameTarget, runs the fixed updates
-// the pacer asks for and waits where it says. Completed frame records go to a callback
-// (with display times patched in when the target reports them).
+// It drives any pacer policy through pacer::FrameDriver (pacer/frame_driver.hpp), the
+// same driver the virtual-time simulator uses, so both make the same calls in the same
+// order: it renders the scene with the plan's alpha, holds the present until the plan's
+// time, presents through a FrameTarget, runs the fixed updates the pacer asks for and
+// waits where it says. Completed frame records go to a callback (with display times
+// patched in when the target reports them).
 //
 //   engine::SteadyClock clock;
 //   engine::PreciseWaiter waiter{clock};
@@ -13,7 +15,6 @@
 //   loop.run({.max_frames = 600});
 #pragma once
 
-#include <deque>
 #include <functional>
 #include <memory>
 
@@ -21,7 +22,7 @@
 #include "engine/frame_target.hpp"
 #include "engine/scene.hpp"
 #include "engine/waiter.hpp"
-#include "pacer/pacer.hpp"
+#include "pacer/frame_driver.hpp"
 
 namespace engine {
 
@@ -38,8 +39,10 @@ struct RunResult {
 
 class Loop {
  public:
-  Loop(const Clock& clock, Waiter& waiter, FrameTarget& target, Scene& scene)
-      : clock_{clock}, waiter_{waiter}, target_{target}, scene_{scene} {}
+  Loop(const Clock& clock, Waiter& waiter, FrameTarget& target, Scene& scene);
+  ~Loop();
+  Loop(const Loop&) = delete;
+  Loop& operator=(const Loop&) = delete;
 
   /// Takes effect at the next frame boundary (P cycles policies this way).
   void set_pacer(std::unique_ptr<pacer::Pacer> pacer) { next_pacer_ = std::move(pacer); }
@@ -58,7 +61,7 @@ class Loop {
   RunResult run(const RunLimits& limits);
 
  private:
-  void flush_records(bool all);
+  class Host;
 
   const Clock& clock_;
   Waiter& waiter_;
@@ -67,9 +70,8 @@ class Loop {
   std::unique_ptr<pacer::Pacer> pacer_, next_pacer_;
   bool interpolate_ = true;
   DrawList draw_;
-  std::int64_t frame_ = 0;
-  std::int64_t pacer_first_frame_ = 0;  ///< the loop's index of the current pacer's frame 0
-  std::deque<pacer::FrameRecord> pending_;  ///< waiting for their display time
+  std::unique_ptr<Host> host_;
+  std::unique_ptr<pacer::FrameDriver> driver_;
 };
 
 }  // namespace engine

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "pacer/pacer.hpp"
+#include "pacer/vblank_grid.hpp"
 
 namespace pacer {
 
@@ -69,8 +70,22 @@ struct AdaptiveConfig {
   /// starts at the first observe_display() and plans free intervals.
   Nanos refresh_period{0};
   /// A vblank time: the grid is vblank_phase + k x refresh_period. Replaced by the
-  /// first observed display time.
+  /// first observed display time; on a latching display the grid then locks its phase
+  /// and period to every observed display time (pacer/vblank_grid.hpp).
   Nanos vblank_phase{0};
+  /// true: a present is shown at the first vblank at or after it (FIFO, mailbox), so a
+  /// held present waits for the vblank before its planned one. false: it is shown when
+  /// made (immediate on a monitor of refresh_period), so it is held until its planned
+  /// display time itself and frames start a render estimate ahead of it.
+  bool vblank_latch = true;
+  /// A held present goes out this long after the vblank before its planned one (at
+  /// least, and more when the observed vblanks scatter: 4 x their mean residual), never
+  /// more than a quarter period: a present right on the vblank may latch to it.
+  Nanos vblank_margin{50'000};
+  /// A frame counts as late only past this tolerance (at least), or past the waiter's
+  /// measured wake error (the second-worst of the last 32 wakes, plus this): a wake a few
+  /// microseconds late is not a miss.
+  Nanos late_tolerance{20'000};
   /// Render-time estimate = the longest of this many recent renders (+ present_margin):
   /// how long before its planned display a frame starts.
   int render_history = 32;
@@ -153,6 +168,9 @@ class AdaptivePolicy final : public Pacer {
   Action on_next(Nanos now) override;
   void on_end_update(Nanos now) override;
   void on_observe_display(std::int64_t frame, Nanos display) override;
+  void on_observe_wake(Nanos deadline, Nanos woke) override;
+  void on_present_call(Nanos call) override;
+  Nanos frame_interval() const override { return smooth_ ? planned_gap_ : interval_; }
 
  public:
   /// True once the display-aware mode runs (from the first frame with a refresh period).
@@ -167,6 +185,10 @@ class AdaptivePolicy final : public Pacer {
   bool mixed_cadence() const { return mixed_; }
   /// Failed shrinks so far (each doubles the wait before the next try, up to max_backoff).
   int backoff() const { return backoff_; }
+  /// The vblank grid in use (phase and period, locked to observed displays).
+  const VblankGrid& grid() const { return grid_; }
+  /// How late a frame may be without counting as late (see AdaptiveConfig::late_tolerance).
+  Nanos lateness_tolerance() const;
 
  private:
   // Display-aware mode.
@@ -184,6 +206,11 @@ class AdaptivePolicy final : public Pacer {
   bool prefer_mixed(Nanos even, Nanos free) const;
   Nanos quantize_up(Nanos interval) const;
   Nanos grid_at_or_after(Nanos t) const;
+  /// The vblank a grid-derived time (a vblank plus whole periods) stands for.
+  Nanos grid_snap(Nanos t) const;
+  /// The period changed with the lock: the interval keeps its whole number of periods.
+  void follow_grid();
+  bool latched() const { return period_ > Nanos::zero() && config_.vblank_latch; }
   Nanos start_lead() const;
   /// Fixed refresh: how far ahead of its display a frame starts, `depth` intervals deep.
   Nanos fixed_lead(int depth) const;
@@ -193,7 +220,11 @@ class AdaptivePolicy final : public Pacer {
   bool smooth_ = false;
   bool display_seen_ = false;
   Nanos period_{0};
-  Nanos phase_{0};
+  VblankGrid grid_;
+  Nanos planned_gap_{0};     ///< the current frame's planned display less the previous frame's
+  std::vector<Nanos> wakes_;  ///< recent wake errors (>= 0)
+  std::size_t wakes_next_ = 0;
+  Nanos wake_tolerance_{0};
   Nanos display_cur_{0};     ///< planned display of the current frame
   Nanos display_next_{0};    ///< planned display of the next frame (the world target)
   Nanos start_next_{0};      ///< planned start of the next frame

@@ -9,9 +9,19 @@
 //   mailbox:HZ   shown at the first vblank at or after the present; a newer present
 //                before that vblank replaces the queued frame (it is never shown).
 //                Acquire never blocks.
-//   immediate    shown when presented (tearing); never blocks.
+//   immediate    shown when presented (tearing); never blocks. immediate:HZ: the same on
+//                a monitor of that refresh, whose vblank grid a pacer may plan on.
 //   vrr:MIN-MAX  shown when presented, but no sooner than 1/MAX after the previous
 //                frame (the panel's fastest refresh); acquire blocks as with fifo.
+//
+// Honest clocks (fifo, mailbox, immediate:HZ), as options after the spec:
+//   fifo:60@59.94            announced as 60 Hz, really refreshing at 59.94 Hz
+//   ,drift=100ppm            the display's clock wanders against the CPU's: its rate is
+//                            +100 ppm for 10 s, then -100 ppm for 10 s (a triangle of
+//                            phase, 1 ms peak to peak at 100 ppm)
+//   ,jitter=50us             reported display times are off by up to +-50 us (uniform,
+//                            seeded); the frame is still shown on the true vblank
+//   e.g. fifo:60@59.94,drift=100ppm,jitter=50us
 //
 //   pacer::DisplaySpec spec = pacer::parse_display("fifo:60").value();
 //   pacer::DisplayModel display{spec};
@@ -43,18 +53,35 @@ struct DisplaySpec {
   Nanos phase{0};
   /// Swapchain images (fifo, vrr): acquire blocks while all of them are queued or shown.
   int images = 3;
+  /// The refresh period the display really has (0: the announced `period`).
+  Nanos actual_period{0};
+  /// The display clock's rate wanders by +-drift_ppm against the CPU clock (a triangle
+  /// of phase over `drift_cycle`).
+  std::int64_t drift_ppm = 0;
+  Nanos drift_cycle{20'000'000'000};
+  /// Reported display times are off by a uniform draw in [-jitter, +jitter].
+  Nanos jitter{0};
+  /// Seeds the jitter draws (the simulator sets it from its seed).
+  std::uint64_t seed = 1;
 
-  /// The period of a fixed-refresh display (fifo, mailbox), else 0: what a pacer
-  /// quantizes its interval to.
+  /// The refresh period of a display with a vblank grid a pacer plans on (fifo, mailbox,
+  /// immediate:HZ), else 0: what a pacer quantizes its interval to.
   Nanos fixed_period() const {
-    return (mode == PresentMode::fifo || mode == PresentMode::mailbox) ? period : Nanos::zero();
+    return (mode == PresentMode::fifo || mode == PresentMode::mailbox || mode == PresentMode::immediate) ? period
+                                                                                                          : Nanos::zero();
   }
+  /// true when a present is shown at a vblank (fifo, mailbox), not when it is made.
+  bool latches() const { return mode == PresentMode::fifo || mode == PresentMode::mailbox; }
+  /// The true refresh period.
+  Nanos true_period() const { return actual_period > Nanos::zero() ? actual_period : period; }
 };
 
 /// Refresh period of `hz` (rounded to the nearest ns): 60 -> 16'666'667 ns.
 Nanos period_of_hz(double hz);
 
-/// Parses "none", "fifo:HZ", "mailbox:HZ", "immediate", "vrr:MIN-MAX" (Hz); nullopt if malformed.
+/// Parses "none", "fifo:HZ", "mailbox:HZ", "immediate", "immediate:HZ", "vrr:MIN-MAX" (Hz),
+/// with the honest-clock options of the header ("@ACTUAL_HZ", ",drift=Nppm", ",jitter=Nus");
+/// nullopt if malformed.
 std::optional<DisplaySpec> parse_display(std::string_view text);
 /// The spec written back in the syntax parse_display reads.
 std::string to_string(const DisplaySpec& spec);
@@ -73,8 +100,13 @@ class DisplayModel {
 
   const DisplaySpec& spec() const { return spec_; }
 
-  /// The first vblank at or after t (t itself when it is one).
+  /// The first (true) vblank at or after t (t itself when it is one).
   Nanos vblank_at_or_after(Nanos t) const;
+  /// The true time of vblank k (k = 0 at the phase) and the index of the first at or after t.
+  Nanos vblank(std::int64_t k) const;
+  std::int64_t vblank_index_at_or_after(Nanos t) const;
+  /// The display time reported for a frame shown at the true time t (t plus jitter).
+  Nanos reported(Nanos t) const;
 
   /// Acquire an image at `now`; returns when one is free (>= now). fifo and vrr block
   /// while every image is queued or on screen; the others return now.
@@ -90,6 +122,10 @@ class DisplayModel {
   };
   /// Drops queued entries shown at or before t except the newest one (it is on screen).
   void retire(Nanos t);
+  /// The display clock's offset against the CPU clock at t (drift).
+  Nanos drift_offset(Nanos t) const;
+  /// The first vblank after the one at t (one frame per refresh).
+  Nanos vblank_after(Nanos t) const;
 
   DisplaySpec spec_;
   std::deque<Queued> images_;     ///< fifo/vrr: frames queued or on screen, oldest first

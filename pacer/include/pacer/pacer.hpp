@@ -8,17 +8,22 @@
 //   for (;;) {
 //     pacer::FramePlan plan = pacer->begin_frame(now());
 //     render(plan.alpha);                       // lerp(previous, current, alpha)
-//     pacer->end_render(now());                 // may widen the interval
+//     pacer->end_render(now());                 // may widen the interval; work ends here
+//     if (plan.present_at > now()) { Nanos t = now(); wait_until(plan.present_at); pacer->hold_present(t, now()); }
+//     Nanos issued = now(); present(); pacer->set_presentation(issued, now(), std::nullopt, pacer::TimingSource::cpu);
 //     if (auto done = pacer->take_record()) log(*done);   // the previous frame, complete
 //     for (bool more = true; more;) {
 //       pacer::Action act = pacer->next(now());
 //       switch (act.kind) {
 //         case pacer::ActionKind::update: world.update(act.step); pacer->end_update(now()); break;
-//         case pacer::ActionKind::wait:   waiter.wait_until(act.until); break;
+//         case pacer::ActionKind::wait:   waiter.wait_until(act.until); pacer->observe_wake(act.until, now()); break;
 //         case pacer::ActionKind::render: more = false; break;
 //       }
 //     }
 //   }
+//
+// pacer::FrameDriver (pacer/frame_driver.hpp) runs exactly this order for a loop that
+// implements pacer::FrameHost; the engine's loop and the simulator both use it.
 //
 // Rules every policy keeps (tests check them): alpha in (0, 1] for the adaptive
 // policies and [0, 1) for the accumulator baselines; simulated + pending +
@@ -134,9 +139,20 @@ class Pacer {
   Action next(Nanos now);
   /// The update announced by next() finished at `now`.
   void end_update(Nanos now);
-  /// Presentation times of the current frame (default: present = end of render,
-  /// display unknown), and where they came from.
-  void set_presentation(Nanos present, std::optional<Nanos> display, TimingSource source);
+  /// The loop held the present of the current frame (FramePlan::present_at) from `from`
+  /// to `woke`: a deliberate wait, not work (ms_pacer_wait). Also a wake observation.
+  void hold_present(Nanos from, Nanos woke);
+  /// Presentation times of the current frame: the present call was made at `issued`
+  /// (after any hold) and returned at `returned` (its duration counts as render work);
+  /// `display` when the frame became visible, if known; where the times came from.
+  void set_presentation(Nanos issued, Nanos returned, std::optional<Nanos> display, TimingSource source);
+  /// The same with a present call that took no time (issued = returned = present).
+  void set_presentation(Nanos present, std::optional<Nanos> display, TimingSource source) {
+    set_presentation(present, present, display, source);
+  }
+  /// A wait for `deadline` returned at `woke`: policies learn the waiter's wake error
+  /// (how late a deliberate wake may be without the frame counting as late).
+  void observe_wake(Nanos deadline, Nanos woke) { on_observe_wake(deadline, woke); }
   /// Feedback from the display: frame `frame` became visible at `display` (a virtual
   /// display, a present-wait or present-timing query). Call it once per shown frame, in
   /// order, once the time is known (it may lag by a frame or two). Policies that plan
@@ -162,6 +178,12 @@ class Pacer {
   virtual Action on_next(Nanos now) = 0;
   virtual void on_end_update(Nanos now) = 0;
   virtual void on_observe_display(std::int64_t /*frame*/, Nanos /*display*/) {}
+  virtual void on_observe_wake(Nanos /*deadline*/, Nanos /*woke*/) {}
+  /// The present call of the current frame took `call` (CPU work after the render).
+  virtual void on_present_call(Nanos /*call*/) {}
+  /// The interval the frame in progress is planned with, for its record (interval_ms):
+  /// by default the policy's interval().
+  virtual Nanos frame_interval() const { return interval(); }
 
   /// Hooks for the policies: mark an event or dropped debt on the open frame.
   void note_event(unsigned event) { record_.events |= event; }

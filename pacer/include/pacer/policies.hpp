@@ -23,10 +23,12 @@ struct PolicyConfig {
   Nanos capped_interval{16'666'667};
 };
 
-/// Tells the policies the display they pace: the refresh period of a fixed-refresh one,
-/// whether presents queue (FIFO) or replace each other (mailbox), how many frames the
-/// swapchain lets start ahead (images - 1), and on VRR the panel's fastest refresh as the
-/// frame-rate cap.
+/// Tells the policies the display they pace: the refresh period of one with a vblank grid
+/// (fifo, mailbox, immediate:HZ), whether a present is shown at a vblank (fifo, mailbox)
+/// or at once, whether presents queue (FIFO, VRR) or are held to their time (mailbox,
+/// immediate), how many frames the swapchain lets start ahead (images - 1), and on VRR
+/// the panel's fastest refresh as the frame-rate cap. The engine and the simulator both
+/// call it: one mapping from a display to a policy's configuration.
 void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display);
 
 /// "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable".

@@ -1,0 +1,123 @@
+// pacer/frame_driver.hpp - the calls of one frame, in their order, for every loop.
+//
+// A loop (the engine's real-time loop, the virtual-time simulator, a game's own loop)
+// implements FrameHost: its clock and the work of a frame. FrameDriver makes the
+// pacer's calls around that work in one fixed order, so two loops that share it cannot
+// drive a policy differently:
+//
+//   poll displays -> begin_frame -> acquire -> render -> end_render
+//   -> hold the present until plan.present_at (a wait, never work) -> present
+//   -> set_presentation(issued, returned, display) -> [next: update | wait]* -> render
+//
+// Records come out through the sink in frame order, each once the display time is known
+// (or the host reports none, or `display_patience` later frames have been presented),
+// and never before the next frame's present (a mailbox may still replace it).
+//
+//   struct MyHost final : pacer::FrameHost { ... };         // clock, acquire, render, present, update, wait
+//   MyHost host;
+//   pacer::FrameDriver driver{host, [&](const pacer::FrameRecord& r) { log.write(r); }};
+//   auto pacer = pacer::make_pacer("adaptive", cfg);
+//   driver.use(*pacer);
+//   for (int i = 0; i < 600; ++i) {
+//     if (!driver.render_frame()) break;                    // false: the host gave up (window closed)
+//     if (i + 1 < 600) driver.run_actions();                // updates and waits until the next frame
+//   }
+//   driver.finish();                                        // closes the last frame, flushes every record
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+
+#include "pacer/pacer.hpp"
+
+namespace pacer {
+
+/// What a present did, as far as the host knows at once.
+struct PresentResult {
+  std::optional<Nanos> display;            ///< when the frame is shown, if known now (a virtual display)
+  std::optional<std::int64_t> replaced;    ///< an earlier frame this present replaced (never shown)
+};
+
+/// The loop around the driver: its clock and the work of a frame.
+class FrameHost {
+ public:
+  virtual ~FrameHost() = default;
+  /// The loop's clock: nanoseconds since the run start.
+  virtual Nanos now() = 0;
+  /// Get an image to draw into (may block). false: nothing can be drawn now (a minimized
+  /// window); the driver then calls wait_until_ready() and tries again.
+  virtual bool acquire() = 0;
+  /// Blocks until acquire() may succeed; false: give up (the window was closed).
+  virtual bool wait_until_ready() { return true; }
+  /// Record and submit the frame of `plan` (render the world at plan.alpha).
+  virtual void render(const FramePlan& plan) = 0;
+  /// Present the frame; `frame` is the loop's frame index (across pacers).
+  virtual PresentResult present(std::int64_t frame) = 0;
+  /// Run one fixed update of `step`.
+  virtual void update(Nanos step) = 0;
+  /// Return at or after `deadline` (at once when it has passed).
+  virtual void wait_until(Nanos deadline) = 0;
+  /// Hold the present until `deadline`: the same waiter (default), kept apart so a host
+  /// can tell the two waits apart (the simulator's timeline lists only pacer waits).
+  virtual void hold_until(Nanos deadline) { wait_until(deadline); }
+  /// Where presentation times come from (virtual, cpu, present_wait).
+  virtual TimingSource timing_source() const = 0;
+  /// true when display times arrive later through poll_displays() (present wait).
+  virtual bool reports_display() const { return false; }
+  /// Hands over (loop frame index, display time) pairs learnt since the last call.
+  virtual void poll_displays(const std::function<void(std::int64_t, Nanos)>& /*sink*/) {}
+  /// The workload's render cost of the frame just rendered (load_ms), if known.
+  virtual std::optional<double> load_ms() const { return std::nullopt; }
+};
+
+class FrameDriver {
+ public:
+  using Sink = std::function<void(const FrameRecord&)>;
+  /// A frame whose display time has not arrived after this many later presents is logged without it.
+  static constexpr std::size_t display_patience = 8;
+
+  FrameDriver(FrameHost& host, Sink sink) : host_{host}, sink_{std::move(sink)} {}
+
+  /// Drive `pacer` from the next frame on (the pacer must outlive its use). A pacer in
+  /// use before is finished at this boundary; frame numbers continue across pacers.
+  void use(Pacer& pacer);
+  Pacer* pacer() const { return pacer_; }
+
+  /// begin_frame, acquire, render, end_render, hold, present, set_presentation.
+  /// false: the host gave up while acquiring (the frame's render is ended, nothing presented).
+  bool render_frame();
+  /// The pacer's update and wait actions until it says the next frame renders.
+  void run_actions();
+  /// Ends the run: closes the open frame and hands every remaining record to the sink.
+  void finish();
+
+  /// Frames presented so far (across pacers).
+  std::int64_t frames() const { return frame_; }
+  /// The plan of the latest frame.
+  const FramePlan& plan() const { return plan_; }
+
+ private:
+  void deliver_displays();
+  void take_record();
+  void release_records(bool all);
+
+  FrameHost& host_;
+  Sink sink_;
+  Pacer* pacer_ = nullptr;
+  FramePlan plan_{};
+  std::int64_t frame_ = 0;        ///< the loop's index of the next frame
+  std::int64_t first_ = 0;        ///< the loop's index of the current pacer's frame 0
+  std::int64_t presented_ = -1;   ///< the loop's index of the latest frame presented
+  std::deque<FrameRecord> pending_;  ///< records waiting for their display time (loop frame numbers)
+  struct Shown {
+    std::int64_t frame;
+    Nanos at;
+  };
+  std::deque<Shown> early_;       ///< display times of frames whose record is not taken yet
+  std::int64_t taken_ = -1;       ///< the loop's index of the latest record taken
+  std::deque<Shown> unseen_;      ///< display times the pacer has not been told (virtual displays: until now reaches them)
+};
+
+}  // namespace pacer

@@ -1,0 +1,139 @@
+#include "pacer/frame_driver.hpp"
+
+#include <algorithm>
+
+namespace pacer {
+
+void FrameDriver::use(Pacer& pacer) {
+  if (pacer_ == &pacer) return;
+  if (pacer_) {
+    pacer_->finish(host_.now());
+    take_record();
+  }
+  pacer_ = &pacer;
+  first_ = frame_;
+}
+
+void FrameDriver::deliver_displays() {
+  // Display times a present-wait learnt since the last call: into their records, and
+  // queued for the pacer.
+  if (host_.reports_display()) {
+    host_.poll_displays([this](std::int64_t frame, Nanos shown) {
+      bool found = false;
+      for (auto& r : pending_)
+        if (r.frame == frame) {
+          r.display = shown;
+          found = true;
+        }
+      // The frame in progress: its record is taken at the next begin_frame.
+      if (!found && frame > taken_) early_.push_back({frame, shown});
+      while (early_.size() > display_patience) early_.pop_front();
+      unseen_.push_back({frame, shown});
+    });
+  }
+  // The pacer learns when its frames appeared once the loop's time has reached it (a
+  // virtual display knows its times in advance), in order.
+  const Nanos now = host_.now();
+  while (!unseen_.empty() && unseen_.front().at <= now) {
+    const Shown s = unseen_.front();
+    unseen_.pop_front();
+    if (pacer_ && s.frame >= first_) pacer_->observe_display(s.frame - first_, s.at);
+  }
+}
+
+void FrameDriver::take_record() {
+  if (auto r = pacer_->take_record()) {
+    r->frame += first_;
+    taken_ = r->frame;
+    for (auto it = early_.begin(); it != early_.end(); ++it)
+      if (it->frame == r->frame) {
+        r->display = it->at;
+        early_.erase(it);
+        break;
+      }
+    // Taken before the next render: the host's load is still this frame's.
+    if (!r->load_ms) r->load_ms = host_.load_ms();
+    pending_.push_back(std::move(*r));
+  }
+}
+
+void FrameDriver::release_records(bool all) {
+  while (!pending_.empty()) {
+    const FrameRecord& r = pending_.front();
+    if (!all) {
+      // Not before a later present (a mailbox may still replace it), and not before its
+      // display time unless the host reports none or it is overdue.
+      const std::int64_t later = presented_ - r.frame;
+      const bool known = r.display.has_value() || !host_.reports_display();
+      if (later < 1 || (!known && later < static_cast<std::int64_t>(display_patience))) break;
+    }
+    if (sink_) sink_(r);
+    pending_.pop_front();
+  }
+}
+
+bool FrameDriver::render_frame() {
+  Pacer& p = *pacer_;
+  deliver_displays();
+  plan_ = p.begin_frame(host_.now());
+  take_record();
+  while (!host_.acquire()) {
+    if (!host_.wait_until_ready()) {
+      p.end_render(host_.now());
+      return false;
+    }
+  }
+  host_.render(plan_);
+  p.end_render(host_.now());
+  // A planned present is held until its time: a deliberate wait, after the work.
+  if (plan_.present_at >= Nanos::zero()) {
+    const Nanos from = host_.now();
+    if (plan_.present_at > from) {
+      host_.hold_until(plan_.present_at);
+      p.hold_present(from, host_.now());
+    }
+  }
+  const Nanos issued = host_.now();
+  const PresentResult shown = host_.present(frame_);
+  p.set_presentation(issued, host_.now(), shown.display, host_.timing_source());
+  if (shown.replaced) {
+    // Replaced in a mailbox before its vblank: never shown, never reported.
+    for (auto& r : pending_)
+      if (r.frame == *shown.replaced) r.display.reset();
+    std::erase_if(unseen_, [&](const Shown& s) { return s.frame == *shown.replaced; });
+  }
+  if (shown.display) unseen_.push_back({frame_, *shown.display});
+  presented_ = frame_++;
+  release_records(false);
+  return true;
+}
+
+void FrameDriver::run_actions() {
+  Pacer& p = *pacer_;
+  for (;;) {
+    deliver_displays();
+    const Nanos now = host_.now();
+    const Action act = p.next(now);
+    switch (act.kind) {
+      case ActionKind::update:
+        host_.update(act.step);
+        p.end_update(host_.now());
+        break;
+      case ActionKind::wait:
+        host_.wait_until(act.until);
+        if (act.until > now) p.observe_wake(act.until, host_.now());
+        break;
+      case ActionKind::render:
+        return;
+    }
+  }
+}
+
+void FrameDriver::finish() {
+  if (!pacer_) return;
+  pacer_->finish(host_.now());
+  take_record();
+  release_records(true);
+}
+
+}  // namespace pacer
