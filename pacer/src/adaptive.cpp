@@ -334,7 +334,7 @@ Nanos AdaptivePolicy::start_lead() const {
   // Free refresh (immediate, VRR): start the deep render estimate ahead, so a rare long
   // render (seen in the long history) still makes its planned present; the loop cannot
   // start before the previous present anyway.
-  if (!latched()) return deep_lead_;
+  if (period_ <= Nanos::zero()) return deep_lead_;
   // pipeline_frames intervals ahead while a frame has recently needed it; one once none
   // has for shallow_after frames (a period less latency).
   const bool needed = config_.shallow_after <= 0 || frame_index() - last_deep_frame_ <= config_.shallow_after;

@@ -8,19 +8,20 @@
 
 namespace pacer {
 
+DisplaySpec sim_display(const SimOptions& options) {
+  DisplaySpec spec = options.display;
+  spec.seed = options.seed * 0x2545f4914f6cdd1dULL + 1;  // the display's jitter draws, apart from the waiter's
+  return spec;
+}
+
 namespace {
 
 /// The virtual-time loop: a render advances the clock by its cost, an update by the
 /// update cost, a wait jumps to the deadline plus the modelled wake error.
 class SimHost final : public FrameHost {
-  static DisplaySpec seeded(DisplaySpec spec, std::uint64_t seed) {
-    spec.seed = seed * 0x2545f4914f6cdd1dULL + 1;  // the display's jitter draws, apart from the waiter's
-    return spec;
-  }
-
  public:
   SimHost(Pacer& pacer, const SimCosts& costs, const SimOptions& options, SimRun& run)
-      : pacer_{pacer}, costs_{costs}, display_{seeded(options.display, options.seed)}, waiter_{options.waiter, options.seed},
+      : pacer_{pacer}, costs_{costs}, display_{sim_display(options)}, waiter_{options.waiter, options.seed},
         run_{run}, now_{options.start} {}
 
   Nanos now() override { return now_; }

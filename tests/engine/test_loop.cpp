@@ -59,28 +59,17 @@ std::unique_ptr<pacer::Pacer> seed_pacer() {
 
 }  // namespace
 
-TEST(Loop, DrivesThePolicyExactlyAsTheSimulatorDoes) {
+TEST(Loop, RunsTheWorkedTimeline) {
+  // Byte-identical logs with the simulator for every policy and display are in
+  // test_equivalence.cpp; here, the seed's worked timeline through the real loop's parts.
   Rig rig;
   rig.loop.set_pacer(seed_pacer());
   const RunResult result = rig.loop.run({.max_frames = 40});
   EXPECT_EQ(result.frames, 40);
   EXPECT_FALSE(result.quit_requested);
-
-  auto reference = seed_pacer();
-  const pacer::SimRun sim = pacer::simulate(*reference, pacer::SimCosts::fixed(3_ms, 1_ms), 40);
-  ASSERT_EQ(rig.records.size(), sim.records.size());
-  for (std::size_t i = 0; i < sim.records.size(); ++i) {
-    const auto &a = rig.records[i], &b = sim.records[i];
-    EXPECT_EQ(a.frame, b.frame);
-    EXPECT_EQ(a.cpu_start, b.cpu_start) << i;
-    EXPECT_EQ(a.planned_start, b.planned_start) << i;
-    EXPECT_EQ(a.sim_steps, b.sim_steps) << i;
-    EXPECT_EQ(a.pacer_wait, b.pacer_wait) << i;
-    EXPECT_EQ(a.animation_time, b.animation_time) << i;
-    EXPECT_EQ(a.alpha, b.alpha) << i;
-    EXPECT_EQ(a.timing_source, pacer::TimingSource::cpu);
-  }
-  // The worked timeline again: frame 1 starts at 16 and shows alpha 0.2.
+  ASSERT_EQ(rig.records.size(), 40u);
+  for (const auto& r : rig.records) EXPECT_EQ(r.timing_source, pacer::TimingSource::cpu);
+  // Frame 1 starts at 16 and shows alpha 0.2.
   EXPECT_EQ(rig.records[1].cpu_start, 16_ms);
   EXPECT_DOUBLE_EQ(rig.scene.alphas[1], 0.2);
   EXPECT_EQ(rig.scene.simulated, rig.loop.pacer()->clock().simulated());

@@ -62,6 +62,11 @@ struct SimRun {
   std::int64_t replaced = 0;   ///< mailbox: frames replaced before they were shown
 };
 
+/// The display the simulator runs for `options`: its spec with the jitter draws seeded
+/// from options.seed (apart from the waiter's draws). A loop that replays a simulation
+/// (the engine's equivalence test) builds its DisplayModel from it.
+DisplaySpec sim_display(const SimOptions& options);
+
 /// Renders `frames` frames; the run stops right after the last render (its
 /// record has no updates or wait). Without a display, present = end of render and
 /// display is unknown; with one, FrameRecord::display is when the frame was shown
