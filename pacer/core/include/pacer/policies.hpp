@@ -12,7 +12,7 @@
 
 #include "pacer/adaptive.hpp"
 #include "pacer/baselines.hpp"
-#include "pacer/display.hpp"
+#include "pacer/display_spec.hpp"
 
 namespace pacer {
 

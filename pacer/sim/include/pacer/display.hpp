@@ -33,58 +33,11 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
 
+#include "pacer/display_spec.hpp"
 #include "pacer/time.hpp"
 
 namespace pacer {
-
-enum class PresentMode { none, fifo, mailbox, immediate, vrr };
-
-struct DisplaySpec {
-  PresentMode mode = PresentMode::none;  ///< none: no display, display times unknown
-  /// Refresh period (fifo, mailbox) or the shortest refresh period (vrr: 1/MAX).
-  Nanos period{0};
-  /// vrr: the longest refresh period (1/MIN); the panel refreshes on its own after it.
-  Nanos max_period{0};
-  /// Time of one vblank; the grid is phase + k x period.
-  Nanos phase{0};
-  /// Swapchain images (fifo, vrr): acquire blocks while all of them are queued or shown.
-  int images = 3;
-  /// The refresh period the display really has (0: the announced `period`).
-  Nanos actual_period{0};
-  /// The display clock's rate wanders by +-drift_ppm against the CPU clock (a triangle
-  /// of phase over `drift_cycle`).
-  std::int64_t drift_ppm = 0;
-  Nanos drift_cycle{20'000'000'000};
-  /// Reported display times are off by a uniform draw in [-jitter, +jitter].
-  Nanos jitter{0};
-  /// Seeds the jitter draws (the simulator sets it from its seed).
-  std::uint64_t seed = 1;
-
-  /// The refresh period of a display with a vblank grid a pacer plans on (fifo, mailbox,
-  /// immediate:HZ), else 0: what a pacer quantizes its interval to.
-  Nanos fixed_period() const {
-    return (mode == PresentMode::fifo || mode == PresentMode::mailbox || mode == PresentMode::immediate) ? period
-                                                                                                          : Nanos::zero();
-  }
-  /// true when a present is shown at a vblank (fifo, mailbox), not when it is made.
-  bool latches() const { return mode == PresentMode::fifo || mode == PresentMode::mailbox; }
-  /// The true refresh period.
-  Nanos true_period() const { return actual_period > Nanos::zero() ? actual_period : period; }
-};
-
-/// Refresh period of `hz` (rounded to the nearest ns): 60 -> 16'666'667 ns.
-Nanos period_of_hz(double hz);
-
-/// Parses "none", "fifo:HZ", "mailbox:HZ", "immediate", "immediate:HZ", "vrr:MIN-MAX" (Hz),
-/// with the honest-clock options of the header ("@ACTUAL_HZ", ",drift=Nppm", ",jitter=Nus");
-/// nullopt if malformed.
-std::optional<DisplaySpec> parse_display(std::string_view text);
-/// The spec written back in the syntax parse_display reads.
-std::string to_string(const DisplaySpec& spec);
 
 /// What the display did with one present.
 struct Presented {
