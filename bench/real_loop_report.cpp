@@ -13,8 +13,9 @@
 //   p99 start lateness    p99 |cpu_start_ms - planned_start_ms|
 //   p99 present cadence   p99 |present_issued(i) - present_issued(i-1) - T|
 //   p99 start cadence     p99 |cpu_start(i) - cpu_start(i-1) - T| (Godot: tick intervals)
-//   busy %, wait %        (ms_render + ms_update) / run time, ms_pacer_wait / run time
-//                         (pacer::summarize's busy_share and wait_share)
+//   busy %, wait %        (ms_render + ms_update) / run time, ms_pacer_wait / run time, where
+//                         the run time is first to last frame start and the sums are over the
+//                         frames before the last (so busy + wait <= 100)
 // NA where an input does not measure it. Where present_issued_ms is 0 on every row (a build
 // that writes the column without filling it) the present cadence is of present_ms instead
 // (marked); for Godot it is of the frame_post_draw tick, just after the buffer swap (marked).
@@ -34,7 +35,7 @@
 
 #include "pacer/log_reader.hpp"
 #include "pacer/log_writer.hpp"
-#include "pacer/stats.hpp"
+#include "pacer/stats.hpp"  // percentile
 
 namespace {
 
@@ -110,10 +111,18 @@ Row native_row(const pacer::NativeLog& log, std::size_t warmup, double period_ms
   row.present_cadence = cadence_error(presents, period_ms);
   row.present_source = issued_recorded ? PresentSource::issued : PresentSource::present_return;
   row.start_cadence = cadence_error(starts, period_ms);
+  // Each frame's render, updates and wait lie between its start and the next frame's start.
   if (row.frames >= 2) {
-    const pacer::Summary s = pacer::summarize(all, {.warmup_frames = static_cast<std::int64_t>(skip)});
-    row.busy = 100.0 * s.busy_share;
-    row.wait = 100.0 * s.wait_share;
+    double busy_ms = 0, wait_ms = 0;
+    for (std::size_t i = skip; i + 1 < all.size(); ++i) {
+      busy_ms += pacer::to_ms(all[i].render + all[i].update);
+      wait_ms += pacer::to_ms(all[i].pacer_wait);
+    }
+    const double run_ms = starts.back() - starts.front();
+    if (run_ms > 0) {
+      row.busy = 100.0 * busy_ms / run_ms;
+      row.wait = 100.0 * wait_ms / run_ms;
+    }
   }
   return row;
 }
