@@ -59,6 +59,7 @@ sample=build/samples/bouncing_balls/bouncing_balls
 report=build/bench/real_loop_report
 inputs=()
 failed=0
+load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 IFS=, read -r -a policy_list <<<"$policies"
 for ((k = 1; k <= rounds; k++)); do
   suffix="" label_suffix=""
@@ -88,10 +89,11 @@ for ((k = 1; k <= rounds; k++)); do
 done
 [ ${#inputs[@]} -gt 0 ] || { echo "real_loop: no run succeeded" >&2; exit 1; }
 
+load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 device=$(grep -ho "device '[^']*'" "$out"/*.out 2>/dev/null | head -n 1 || true)
 godot_renderer=$(grep -ho "OpenGL ES [0-9.]* Renderer: .*" "$out"/godot3*.out 2>/dev/null | head -n 1 || true)
 {
-  echo "Command: \`$command_line\` ($(date -u +%Y-%m-%d), $(nproc) CPU cores, ${device:-device unknown}${godot_renderer:+; Godot: $godot_renderer}; runs back to back, rounds interleaved)"
+  echo "Command: \`$command_line\` ($(date -u +%Y-%m-%d), $(nproc) CPU cores, ${device:-device unknown}${godot_renderer:+; Godot: $godot_renderer}; runs back to back, rounds interleaved; load average $load_before before, $load_after after)"
   echo
   "$report" --refresh-hz 60 --warmup 60 "${inputs[@]}"
 } >"$out/table.md"
