@@ -266,10 +266,10 @@ int main(int argc, char** argv) {
   std::printf(" cadence target %s ms (%s Hz).\n", pacer::format_fixed(period_ms, 3).c_str(),
               pacer::format_fixed(refresh_hz, 2).c_str());
   if (any_return)
-    std::printf("\xe2\x80\xa0 present_issued_ms is 0 on every row of this log (the column is written but not "
+    std::printf("\n\xe2\x80\xa0 present_issued_ms is 0 on every row of this log (the column is written but not "
                 "filled by this build): the cadence is of present_ms, the present call's return.\n");
   if (any_post_draw)
-    std::printf("\xe2\x80\xa1 Godot: the cadence of VisualServer's frame_post_draw tick, just after the buffer "
+    std::printf("\n\xe2\x80\xa1 Godot: the cadence of VisualServer's frame_post_draw tick, just after the buffer "
                 "swap returns (no issue time is visible to a script).\n");
   return 0;
 }
