@@ -233,9 +233,10 @@ void histogram(std::ostream& out, const std::string& title, const std::string& x
       const std::int64_t count = bins_per_log[l][i];
       if (count == 0) continue;
       const double share = 100.0 * static_cast<double>(count) / totals[l];
+      const double bar_h = std::max(2.0, h - bottom - py(share));  // a frame or two still shows
       const double x = left + group * static_cast<double>(i) + 1.5 + bar * static_cast<double>(l);
-      out << "<rect x=\"" << num(x, 1) << "\" y=\"" << num(py(share), 1) << "\" width=\"" << num(std::max(1.0, bar - 1), 1)
-          << "\" height=\"" << num(h - bottom - py(share), 1) << "\" fill=\"" << color_of(l) << "\"><title>"
+      out << "<rect x=\"" << num(x, 1) << "\" y=\"" << num(h - bottom - bar_h, 1) << "\" width=\"" << num(std::max(1.0, bar - 1), 1)
+          << "\" height=\"" << num(bar_h, 1) << "\" fill=\"" << color_of(l) << "\"><title>"
           << escape(labels[l]) << ", " << escape(bin_label(i)) << ": " << count << " frames (" << num(share, 1) << "%)</title></rect>\n";
       if (one)
         out << "<text x=\"" << num(x + bar / 2, 1) << "\" y=\"" << num(py(share) - 3, 1) << "\" class=\"tick\" text-anchor=\"middle\">"
