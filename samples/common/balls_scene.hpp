@@ -1,8 +1,9 @@
 // samples/common/balls_scene.hpp - the scene both samples draw: balls bouncing with
 // slow fixed-step logic, rendered by interpolation, under a load profile (real CPU work
-// per render and per update, fragment work on the GPU).
+// per render and per update, fragment work on the GPU). The loads are samples::TimedLoad:
+// pacer's specs by frame index, or phases in seconds since the first render.
 //
-//   samples::BallsScene::Config cfg;  cfg.load.render = pacer::LoadProfile::constant(4);
+//   samples::BallsScene::Config cfg;  cfg.render = samples::TimedLoad::parse("constant:4", {});
 //   samples::BallsScene scene{cfg};
 //   return engine::run_app(options, scene, "my_sample");
 #pragma once
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,7 @@
 #include "pacer/interpolation.hpp"
 #include "pacer/load_profile.hpp"
 #include "pacer/random.hpp"
+#include "timed_load.hpp"
 
 namespace samples {
 
@@ -46,7 +49,9 @@ class BallsScene final : public engine::Scene {
   struct Config {
     int balls = 500;
     bool pixel_test = false;
-    pacer::LoadSet load;  ///< render and update: CPU ms; gpu: fragment iterations
+    TimedLoad render;  ///< CPU ms per render
+    TimedLoad update;  ///< CPU ms per update, by the frame it runs in
+    TimedLoad gpu;     ///< fragment iterations per pixel
     std::uint64_t seed = 1;
   };
   // The pixel test's one ball: it starts here and moves right at this speed, never bouncing.
@@ -61,7 +66,7 @@ class BallsScene final : public engine::Scene {
   }
 
   void fixed_update(pacer::Nanos step) override {
-    burn(config_.load.update.ms_at(frame_));
+    burn(config_.update.ms(frame_, seconds()));
     const double dt = static_cast<double>(step.count()) / 1e9;
     for (Ball& b : balls_) {
       pacer::Vec2 p = b.position.current() + b.velocity * dt;
@@ -71,9 +76,11 @@ class BallsScene final : public engine::Scene {
   }
 
   void render(double alpha, engine::DrawList& out) override {
-    load_ms_ = config_.load.render.ms_at(frame_) + extra_render_ms_;
+    if (!first_render_) first_render_ = std::chrono::steady_clock::now();
+    const double t = seconds();
+    load_ms_ = config_.render.ms(frame_, t) + extra_render_ms_;
     burn(load_ms_);
-    out.gpu_load = static_cast<std::uint32_t>(std::lround(config_.load.gpu.ms_at(frame_)));
+    out.gpu_load = static_cast<std::uint32_t>(std::lround(config_.gpu.ms(frame_, t)));
     ++frame_;
     out.clear_rgba = 0x000000ff;
     out.circles.reserve(balls_.size());
@@ -108,6 +115,12 @@ class BallsScene final : public engine::Scene {
     }
   }
 
+  /// Seconds since the first render began: the clock of timed load phases (0 before it).
+  double seconds() const {
+    if (!first_render_) return 0;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - *first_render_).count();
+  }
+
   void bounce(Ball& b, pacer::Vec2& p) const {
     const double r = b.radius, w = width_, h = height_;
     if (p.x < r) { p.x = 2 * r - p.x; b.velocity.x = std::abs(b.velocity.x); }
@@ -118,6 +131,7 @@ class BallsScene final : public engine::Scene {
 
   Config config_;
   std::int64_t frame_ = 0;        ///< renders so far: the load profiles' frame index
+  std::optional<std::chrono::steady_clock::time_point> first_render_;
   double extra_render_ms_ = 0;    ///< +/- keys
   double load_ms_ = 0;
   std::vector<Ball> balls_;
@@ -156,9 +170,9 @@ inline int run_balls_sample(int argc, char** argv, const char* name, const char*
   if (const int code = cli.parse(argc, argv, options); code >= 0) return code;
   if (logic_hz > 0) options.pacing.sim.step = pacer::from_ms(1000.0 / logic_hz);
   try {
-    scene.load.render = pacer::LoadProfile::parse(render_spec, trace_files());
-    scene.load.update = pacer::LoadProfile::parse(update_spec, trace_files());
-    scene.load.gpu = pacer::LoadProfile::parse(gpu_spec, trace_files());
+    scene.render = TimedLoad::parse(render_spec, trace_files());
+    scene.update = TimedLoad::parse(update_spec, trace_files());
+    scene.gpu = TimedLoad::parse(gpu_spec, trace_files());
   } catch (const pacer::LoadSpecError& e) {
     std::fprintf(stderr, "%s: %s\n", name, e.what());
     return 2;

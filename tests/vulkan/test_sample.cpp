@@ -166,6 +166,28 @@ TEST(LoadSweep, WritesTheNativeLogTheTraceAndTheSidecar) {
   EXPECT_NE(sidecar.find("\"summary\": {"), std::string::npos);
 }
 
+TEST(LoadSweep, PhasesChangeByRunTimeNotFrameCount) {
+  // The default sweep: 1 ms renders for the first 5 s of the run, then 12 ms, whatever the frame rate.
+  const std::string cmd = std::string{FP_LOAD_SWEEP} + " --headless --duration 6 --size 320x180 --quiet --log timed.csv 2>&1";
+  ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0);
+  const auto rows = read_csv("timed.csv");
+  ASSERT_GT(rows.size(), 30u);
+  const std::size_t start = column(rows[0], "cpu_start_ms"), load = column(rows[0], "load_ms");
+  int light = 0, heavy = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const double t = std::stod(rows[i][start]);
+    if (t < 4900) {
+      EXPECT_EQ(rows[i][load], "1.000000") << "frame " << rows[i][0] << " at " << t << " ms";
+      ++light;
+    } else if (t > 5100) {
+      EXPECT_EQ(rows[i][load], "12.000000") << "frame " << rows[i][0] << " at " << t << " ms";
+      ++heavy;
+    }
+  }
+  EXPECT_GT(light, 10);
+  EXPECT_GT(heavy, 10);
+}
+
 TEST(LoadSweep, PresentMonFormatWritesTheExactHeader) {
   const std::string cmd = std::string{FP_LOAD_SWEEP} + " --headless --frames 10 --quiet --log-format presentmon --log pm.csv 2>&1";
   ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0);

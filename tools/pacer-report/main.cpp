@@ -85,15 +85,15 @@ int main(int argc, char** argv) {
   }
   std::vector<tools::ReportLog> report;
   for (std::size_t i = 0; i < logs.size(); ++i)
-    report.push_back({paths[i], logs[i].records, pacer::summarize(logs[i].records, {.warmup_frames = warmup})});
+    report.push_back({paths[i], logs[i].records, pacer::summarize(logs[i].records, {.warmup_frames = warmup}), warmup});
 
-  // The table: a column per log.
+  // The table: a column per log, named by its policy (by its file where two share one).
   const auto rows = tools::metric_rows(report);
-  std::printf("%-28s", "metric");
-  for (const auto& l : report) std::printf(" %22.22s", l.name.c_str());
+  std::printf("%-36s", "metric");
+  for (const auto& label : tools::log_labels(report)) std::printf(" %22.22s", label.c_str());
   std::printf("\n");
   for (const auto& [label, values] : rows) {
-    std::printf("%-28s", label.c_str());
+    std::printf("%-36s", label.c_str());
     for (const auto& v : values) std::printf(" %22s", v.c_str());
     std::printf("\n");
   }
