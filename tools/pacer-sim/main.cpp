@@ -29,7 +29,9 @@ Runs a pacing policy in virtual time with fixed costs and prints a summary.
   --policy NAME        adaptive (default), adaptive-literal, accumulator, accumulator-capped,
                        flipcode, variable
   --compare P1,P2,...  run several policies on the same workload and display; print a table
-  --display SPEC       none (default), fifo:HZ, mailbox:HZ, immediate, vrr:MIN-MAX
+  --display SPEC       none (default), fifo:HZ, mailbox:HZ, immediate, immediate:HZ, vrr:MIN-MAX;
+                       honest clocks: fifo:60@59.94,drift=100ppm,jitter=50us (actual refresh,
+                       clock wander, reported-time jitter)
   --waiter KIND        how waits wake: exact (default without a display), precise (default
                        with one: sleep + spin), sleep (plain OS sleep, overshoots)
   --seed N             seeds every random draw (waiter) (default 1)
@@ -121,7 +123,7 @@ Options parse(int argc, char** argv) {
     } else if (a == "--display") {
       const char* text = value();
       const auto spec = pacer::parse_display(text);
-      if (!spec) throw UsageError{std::string("--display: expected none, fifo:HZ, mailbox:HZ, immediate or vrr:MIN-MAX, got '") + text + "'"};
+      if (!spec) throw UsageError{std::string("--display: expected none, fifo:HZ, mailbox:HZ, immediate[:HZ] or vrr:MIN-MAX (options: @HZ, drift=Nppm, jitter=Nus), got '") + text + "'"};
       o.display = *spec;
     } else if (a == "--waiter") {
       const char* text = value();
