@@ -18,6 +18,21 @@ void push_ring(std::vector<Nanos>& ring, std::size_t& next, std::size_t capacity
   next = (next + 1) % capacity;
 }
 
+/// The second-largest value of `values` once it holds at least `min_count` of them, else
+/// the largest (0 for none): a recent worst case that one outlier does not set.
+Nanos second_largest(const std::vector<Nanos>& values, std::size_t min_count) {
+  Nanos worst{0}, second{0};
+  for (const Nanos v : values) {
+    if (v > worst) {
+      second = worst;
+      worst = v;
+    } else if (v > second) {
+      second = v;
+    }
+  }
+  return values.size() >= min_count ? second : worst;
+}
+
 }  // namespace
 
 AdaptivePolicy::AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim, std::string_view name)
@@ -113,21 +128,13 @@ void AdaptivePolicy::on_end_render(Nanos now) {
 
 void AdaptivePolicy::on_present_call(Nanos call) {
   render_cost_ += call;  // CPU work of the frame (busy time), after the hold
+  present_call_ += call;
 }
 
 void AdaptivePolicy::on_observe_wake(Nanos deadline, Nanos woke) {
   push_ring(wakes_, wakes_next_, 32, std::max(woke - deadline, Nanos::zero()));
   // The second-worst recent wake: one preempted sleep does not loosen every judgement.
-  Nanos worst{0}, second{0};
-  for (const Nanos w : wakes_) {
-    if (w > worst) {
-      second = worst;
-      worst = w;
-    } else if (w > second) {
-      second = w;
-    }
-  }
-  wake_tolerance_ = wakes_.size() >= 2 ? second : worst;
+  wake_tolerance_ = second_largest(wakes_, 2);
 }
 
 Nanos AdaptivePolicy::lateness_tolerance() const { return config_.late_tolerance + wake_tolerance_; }
@@ -335,6 +342,10 @@ Nanos AdaptivePolicy::start_lead() const {
   // render (seen in the long history) still makes its planned present; the loop cannot
   // start before the previous present anyway.
   if (period_ <= Nanos::zero()) return deep_lead_;
+  // A grid whose presents show when made (immediate:HZ): as far ahead as the previous
+  // frame's work allows (a period less its present call and updates), so a long render
+  // still makes its vblank's time, and no less than the render estimate.
+  if (!config_.vblank_latch) return std::max(lead_, fixed_lead(1) - post_lead_);
   // pipeline_frames intervals ahead while a frame has recently needed it; one once none
   // has for shallow_after frames (a period less latency).
   const bool needed = config_.shallow_after <= 0 || frame_index() - last_deep_frame_ <= config_.shallow_after;
@@ -421,6 +432,7 @@ FramePlan AdaptivePolicy::smooth_begin(Nanos now) {
   pushed_ = false;
   waited_ = false;
   frame_update_cost_ = Nanos::zero();
+  present_call_ = Nanos::zero();
   return plan;
 }
 
@@ -568,6 +580,10 @@ void AdaptivePolicy::smooth_after_frame() {
   const std::int64_t frame = frame_index() - 1;
   // CPU work only: the render plus the updates (the present hold between them is not busy).
   const Nanos busy = render_cost_ + frame_update_cost_;
+  // The work after a present (its call, then the updates): the second-longest of the last
+  // 32, + present_margin.
+  push_ring(post_work_, post_next_, 32, present_call_ + frame_update_cost_);
+  post_lead_ = config_.present_margin + second_largest(post_work_, 8);
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
   push_ring(busy_ring_, busy_next_, window, busy);
   ++frames_since_change_;

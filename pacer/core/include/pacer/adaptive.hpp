@@ -225,6 +225,10 @@ class AdaptivePolicy final : public Pacer {
   std::vector<Nanos> wakes_;  ///< recent wake errors (>= 0)
   std::size_t wakes_next_ = 0;
   Nanos wake_tolerance_{0};
+  std::vector<Nanos> post_work_;  ///< recent present call + updates of a frame
+  std::size_t post_next_ = 0;
+  Nanos post_lead_{0};
+  Nanos present_call_{0};         ///< the current frame's present call
   Nanos display_cur_{0};     ///< planned display of the current frame
   Nanos display_next_{0};    ///< planned display of the next frame (the world target)
   Nanos start_next_{0};      ///< planned start of the next frame
