@@ -28,9 +28,11 @@ for policy in "${policies[@]}"; do
   echo "== load_sweep --policy $policy"
   cmd=("${sample[@]}" --policy "$policy" --log "out/$policy.csv" --trace "out/$policy.trace.json")
   if [ -z "${DISPLAY:-}" ]; then
-    # Xvfb reports no refresh rate: assume a 60 Hz monitor, so adaptive plans its frames on a
-    # vblank grid as it does on a real display (a later --refresh-hz in "$@" wins).
-    xvfb-run -a -s "-screen 0 1280x720x24" "${cmd[@]}" --refresh-hz 60 "$@"
+    # Xvfb has no vblank: a FIFO present there is shown when made, not at a refresh. So the
+    # runs say what happens: immediate presents, on an assumed 60 Hz monitor (Xvfb reports no
+    # refresh rate) whose grid adaptive plans and holds its presents on (immediate:60). A
+    # later --present-mode or --refresh-hz in "$@" wins.
+    xvfb-run -a -s "-screen 0 1280x720x24" "${cmd[@]}" --present-mode immediate --refresh-hz 60 "$@"
     report_refresh=(--refresh-hz 60)
   else
     "${cmd[@]}" "$@"
