@@ -16,6 +16,9 @@ class Loop::Host final : public pacer::FrameHost {
     loop_.draw_.clear();
     loop_.scene_.render(loop_.interpolate_ ? plan.alpha : 1.0, loop_.draw_);
     loop_.target_.draw(loop_.draw_);
+    // A present held to a planned time must not wait behind GPU work: the frame is
+    // finished first, as part of its render (the policy's render estimate includes it).
+    if (plan.present_at >= Nanos::zero()) loop_.target_.wait_drawn();
   }
   pacer::PresentResult present(std::int64_t frame) override { return loop_.target_.present(frame); }
   void update(Nanos step) override { loop_.scene_.fixed_update(step); }

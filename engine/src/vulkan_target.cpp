@@ -26,6 +26,8 @@ void VulkanTarget::draw(const DrawList& list) {
   gpu_.draw(circles_, list.clear_rgba);
 }
 
+void VulkanTarget::wait_drawn() { gpu_.wait_drawn(); }
+
 pacer::PresentResult VulkanTarget::present(std::int64_t frame) {
   const std::uint64_t id = gpu_.present();
   if (watching_ && id != 0) to_watch_.emplace_back(frame, id);

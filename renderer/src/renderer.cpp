@@ -93,6 +93,7 @@ struct Renderer::Impl {
   bool begin_frame();
   void draw(std::span<const Circle> circles, std::uint32_t clear_rgba);
   std::uint64_t present();
+  void wait_drawn();
   bool capture(const std::string& path);
 };
 
@@ -359,6 +360,12 @@ void Renderer::Impl::draw(std::span<const Circle> circles, std::uint32_t clear_r
   phase = Phase::submitted;
 }
 
+void Renderer::Impl::wait_drawn() {
+  if (phase != Phase::submitted) throw Error{"wait_drawn: draw() was not called for this frame"};
+  FrameSlot& s = slots[slot];
+  check(vkWaitForFences(ctx.device, 1, &s.in_flight, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+}
+
 std::uint64_t Renderer::Impl::present() {
   if (phase != Phase::submitted) throw Error{"present: draw() was not called for this frame"};
   phase = Phase::idle;
@@ -457,6 +464,7 @@ bool Renderer::begin_frame() { return impl_->begin_frame(); }
 FrameStatus Renderer::frame_status() const { return impl_->status; }
 void Renderer::draw(std::span<const Circle> circles, std::uint32_t clear_rgba) { impl_->draw(circles, clear_rgba); }
 std::uint64_t Renderer::present() { return impl_->present(); }
+void Renderer::wait_drawn() { impl_->wait_drawn(); }
 bool Renderer::has_present_wait() const { return impl_->ctx.present_wait; }
 
 bool Renderer::wait_for_present(std::uint64_t present_id, std::chrono::nanoseconds timeout) {

@@ -24,6 +24,9 @@ class FrameTarget {
   virtual bool wait_until_ready() { return true; }
   /// Record and submit the draw list.
   virtual void draw(const DrawList& list) = 0;
+  /// Block until the frame drawn is finished (GPU work done). The loop calls it before a
+  /// present it holds to a planned time, and counts it as render work.
+  virtual void wait_drawn() {}
   /// Queue the present of the image drawn; `frame` is the loop's frame index. A target
   /// that knows at once when the frame is shown (a virtual display) says so.
   virtual pacer::PresentResult present(std::int64_t frame) = 0;

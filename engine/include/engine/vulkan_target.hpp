@@ -38,6 +38,7 @@ class VulkanTarget final : public FrameTarget {
   bool acquire() override;
   bool wait_until_ready() override;
   void draw(const DrawList& list) override;
+  void wait_drawn() override;
   pacer::PresentResult present(std::int64_t frame) override;
   bool reports_display() const override { return watching_; }
   void drain_displayed(const std::function<void(std::int64_t, pacer::Nanos)>& sink) override;

@@ -42,7 +42,7 @@ class PreciseWaiter final : public Waiter {
   struct Config {
     Nanos initial_margin{1'000'000};  ///< spin margin before any oversleep was measured
     Nanos guard{50'000};              ///< added to the worst recent oversleep
-    Nanos min_margin{60'000};
+    Nanos min_margin{1'000'000};     ///< a loaded 2-core machine oversleeps 0.3-2 ms about 1% of the time
     Nanos max_margin{4'000'000};
   };
   explicit PreciseWaiter(const Clock& clock) : PreciseWaiter{clock, Config{}} {}

@@ -122,6 +122,11 @@ class Renderer {
   /// in order (later ones on top). Precondition: begin_frame() returned true.
   void draw(std::span<const Circle> circles, std::uint32_t clear_rgba);
 
+  /// Blocks until the GPU has finished the frame draw() submitted. A frame whose present is
+  /// held to a planned time waits here first, so the present is not queued behind GPU work
+  /// and is shown at the time it is made. Precondition: draw() was called for this frame.
+  void wait_drawn();
+
   /// Queues the present (windowed) or finishes the offscreen frame (headless). Returns the
   /// present id given to VK_KHR_present_id, or 0 (headless, no present wait, or the present
   /// was rejected as out of date). Out-of-date / suboptimal swapchains are recreated before
