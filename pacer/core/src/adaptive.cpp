@@ -341,7 +341,7 @@ Nanos AdaptivePolicy::start_lead() const {
   // Free refresh (immediate, VRR): start the deep render estimate ahead, so a rare long
   // render (seen in the long history) still makes its planned present; the loop cannot
   // start before the previous present anyway.
-  if (period_ <= Nanos::zero()) return deep_lead_;
+  if (!on_grid()) return deep_lead_;
   // A grid whose presents show when made (immediate:HZ): as far ahead as the previous
   // frame's work allows (a period less its present call and updates), so a long render
   // still makes its vblank's time, and no less than the render estimate.
@@ -447,12 +447,14 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
     if (observed_late_ != Nanos::min()) shown = std::max(shown, latched() ? grid_snap(observed_late_) : observed_late_);
     absorb_lag(shown);
     shown_prev_ = shown;
-    const Nanos gap = period_ > Nanos::zero() ? period_ : config_.min_interval;
+    const bool grid = on_grid();
+    const Nanos gap = grid ? period_ : config_.min_interval;
     // Mixed cadence on a fixed refresh: the earliest vblank after this one; the pushes
     // below move it to the first vblank the frame can make. Otherwise one interval on.
-    const Nanos due = mixed_ && period_ > Nanos::zero() ? display_cur_ + period_ : display_cur_ + interval_;
+    const Nanos due = mixed_ && grid ? display_cur_ + period_ : display_cur_ + interval_;
     // On a grid these are vblanks plus whole periods: each stands for its vblank.
-    display_next_ = std::max({grid_snap(due), grid_snap(shown + gap), grid_snap(late_floor_)});
+    display_next_ = grid ? std::max({grid_snap(due), grid_snap(shown + gap), grid_snap(late_floor_)})
+                         : std::max({due, shown + gap, late_floor_});
     start_next_ = display_next_ - start_lead();
     frame_end_ = display_next_;
     pushes_ = 0;
@@ -482,7 +484,7 @@ Action AdaptivePolicy::smooth_next(Nanos now) {
     if (!waited_ && now + lead > display_next_ && pushes_ < 2) {
       ++pushes_;
       pushed_ = true;
-      display_next_ = period_ > Nanos::zero() ? grid_at_or_after(now + lead) : now + lead;
+      display_next_ = on_grid() ? grid_at_or_after(now + lead) : now + lead;
       start_next_ = display_next_ - start_lead();
       frame_end_ = display_next_;
       continue;  // more simulation time to cover

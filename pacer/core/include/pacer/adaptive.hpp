@@ -211,6 +211,10 @@ class AdaptivePolicy final : public Pacer {
   /// The period changed with the lock: the interval keeps its whole number of periods.
   void follow_grid();
   bool latched() const { return period_ > Nanos::zero() && config_.vblank_latch; }
+  /// Frames are planned on the vblank grid: a fixed refresh, except the mixed cadence on a
+  /// display that shows presents when made (immediate:HZ), which runs free as on a free
+  /// display (a held present there would cost a whole extra period per long frame).
+  bool on_grid() const { return period_ > Nanos::zero() && (config_.vblank_latch || !mixed_); }
   Nanos start_lead() const;
   /// Fixed refresh: how far ahead of its display a frame starts, `depth` intervals deep.
   Nanos fixed_lead(int depth) const;
