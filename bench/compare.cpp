@@ -263,7 +263,7 @@ int main(int argc, char** argv) {
      << "```\nbuild/bench/compare --traces " << traces_dir << " --out " << out_path << " --frames " << frames << " --seed "
      << seed << " --other-seeds " << other_seeds << "\n```\n\n"
      << "Every workload runs " << frames << " frames per policy and display; metrics skip a "
-     << "60-frame warm-up (design.md section 4). Fixed step 5 ms, update 0.5 ms, the precise waiter (seeded "
+     << "60-frame warm-up (metrics: docs/log-format.md). Fixed step 5 ms, update 0.5 ms, the precise waiter (seeded "
         "wake errors), 3 swapchain images. Traces are the `frame_ms` column x"
      << trace_scale << " as render cost, repeated when shorter than the run.\n\n"
      << "Goal per workload x display (issue 5), against the best of accumulator, accumulator-capped, flipcode: "

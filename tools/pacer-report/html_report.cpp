@@ -365,7 +365,7 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
   out << "</table>\n";
 
   // The verdict: key metrics, the best per row marked.
-  out << "<h2>Verdict</h2>\n<p class=\"what\">Key metrics (docs/pacing.md, design.md section 4), one column per log; "
+  out << "<h2>Verdict</h2>\n<p class=\"what\">Key metrics (defined in docs/log-format.md), one column per log; "
          "<b>&#9733;</b> and green mark the best value in each row (ties share it). Shown time = display time where "
          "known, else the present call's return.</p>\n<table><tr><th>metric</th>";
   for (const auto& label : labels) out << "<th>" << escape(label) << "</th>";
