@@ -16,6 +16,9 @@
 //   busy %, wait %        (ms_render + ms_update) / run time, ms_pacer_wait / run time, where
 //                         the run time is first to last frame start and the sums are over the
 //                         frames before the last (so busy + wait <= 100)
+//   spin %                the part of wait % the waiter spent spinning: wait % x spin / waited,
+//                         from the sidecar's "measured" waiter numbers (LOG.meta.json) where
+//                         there is one
 // NA where an input does not measure it. Where present_issued_ms is 0 on every row (a build
 // that writes the column without filling it) the present cadence is of present_ms instead
 // (marked); for Godot it is of the frame_post_draw tick, just after the buffer swap (marked).
@@ -28,6 +31,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -63,7 +67,7 @@ enum class PresentSource { issued, present_return, godot_post_draw, none };
 struct Row {
   std::string label;
   std::size_t frames = 0;  ///< after the warm-up
-  std::optional<double> fps, plan_err, lateness, present_cadence, start_cadence, busy, wait;
+  std::optional<double> fps, plan_err, lateness, present_cadence, start_cadence, busy, wait, spin;
   PresentSource present_source = PresentSource::none;
 };
 
@@ -125,6 +129,28 @@ Row native_row(const pacer::NativeLog& log, std::size_t warmup, double period_ms
     }
   }
   return row;
+}
+
+/// A number of the sidecar's "measured" object ("NAME": VALUE), if the file has it.
+std::optional<double> sidecar_number(const std::string& json, const std::string& name) {
+  const std::string key = "\"" + name + "\": ";
+  const auto at = json.find(key);
+  if (at == std::string::npos) return std::nullopt;
+  const char* begin = json.c_str() + at + key.size();
+  char* end = nullptr;
+  const double v = std::strtod(begin, &end);
+  if (end == begin || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+/// The spin share of a native log's row from its sidecar (LOG.meta.json), where there is one.
+void add_spin_share(Row& row, const std::string& log_path) {
+  std::ifstream in{std::filesystem::path{log_path}.replace_extension(".meta.json")};
+  if (!in || !row.wait) return;
+  const std::string json{std::istreambuf_iterator<char>{in}, {}};
+  const auto spin = sidecar_number(json, "waiter_spin_ms");
+  const auto waited = sidecar_number(json, "waiter_wait_ms");
+  if (spin && waited && *waited > 0) row.spin = *row.wait * *spin / *waited;
 }
 
 std::vector<std::string> split_commas(const std::string& line) {
@@ -233,6 +259,7 @@ int main(int argc, char** argv) {
         in.seekg(0);
         const pacer::NativeLog log = pacer::read_native_log(in, path);
         row = native_row(log, warmup, period_ms);
+        add_spin_share(row, path);
         if (row.label.empty()) row.label = std::filesystem::path{path}.stem().string();
       }
     } catch (const pacer::LogParseError& e) {
@@ -246,8 +273,8 @@ int main(int argc, char** argv) {
 
   bool any_return = false, any_post_draw = false;
   std::printf("| run | fps | p99 present plan error ms | p99 start lateness ms | p99 present cadence error ms "
-              "| p99 start cadence error ms | busy %% | wait %% |\n");
-  std::printf("|---|---|---|---|---|---|---|---|\n");
+              "| p99 start cadence error ms | busy %% | wait %% | spin %% |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (const Row& r : rows) {
     std::string cadence = cell(r.present_cadence, 3);
     if (r.present_cadence && r.present_source == PresentSource::present_return) {
@@ -257,9 +284,10 @@ int main(int argc, char** argv) {
       cadence += " \xe2\x80\xa1";  // double dagger
       any_post_draw = true;
     }
-    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", r.label.c_str(), cell(r.fps, 2).c_str(),
+    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.label.c_str(), cell(r.fps, 2).c_str(),
                 cell(r.plan_err, 3).c_str(), cell(r.lateness, 3).c_str(), cadence.c_str(),
-                cell(r.start_cadence, 3).c_str(), cell(r.busy, 1).c_str(), cell(r.wait, 1).c_str());
+                cell(r.start_cadence, 3).c_str(), cell(r.busy, 1).c_str(), cell(r.wait, 1).c_str(),
+                cell(r.spin, 1).c_str());
   }
   std::printf("\nFrames per row after a %zu-frame warm-up:", warmup);
   for (const Row& r : rows) std::printf(" %s %zu;", r.label.c_str(), r.frames);

@@ -292,6 +292,12 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     if (o.duration_s > 0) limits.max_duration = pacer::from_ms(o.duration_s * 1000.0);
     const RunResult result = loop.run(limits);
     const pacer::Summary s = status->summarize_run(std::min<std::int64_t>(30, result.frames / 10));
+    const WaitStats& ws = waiter->stats();
+    log->info().measured = {{"waiter_waits", static_cast<double>(ws.waits)},
+                            {"waiter_wait_ms", pacer::to_ms(ws.total)},
+                            {"waiter_sleep_ms", pacer::to_ms(ws.sleep)},
+                            {"waiter_spin_ms", pacer::to_ms(ws.spin)},
+                            {"waiter_late_max_ms", pacer::to_ms(ws.max_late)}};
     log->finish(&s);
     spdlog::info("summary: {} frames in {:.2f} s, {}", result.frames, pacer::to_ms(result.duration) / 1000.0,
                  StatusReporter::status_line(s, loop.pacer()->interval()));

@@ -190,6 +190,13 @@ void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* s
     first = false;
   }
   out << (first ? "}" : "\n  }");
+  if (!info.measured.empty()) {
+    out << ",\n  \"measured\": {";
+    for (std::size_t i = 0; i < info.measured.size(); ++i)
+      out << (i == 0 ? "\n    " : ",\n    ") << json_string(info.measured[i].first) << ": "
+          << format_fixed(info.measured[i].second, 6);
+    out << "\n  }";
+  }
   if (summary) {
     const Summary& m = *summary;
     const std::pair<const char*, double> fields[] = {

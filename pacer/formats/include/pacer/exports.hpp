@@ -38,6 +38,9 @@ struct RunInfo {
   std::uint64_t process_id = 0;
   std::uint64_t swapchain_address = 0x1000;  ///< a constant for the run: recreation does not change it
   std::vector<std::pair<std::string, std::string>> config;  ///< other settings, as text
+  /// Numbers the run measured outside the frame records (the engine's waiter: waits, time
+  /// waited, slept and spun), written as the sidecar's "measured" object.
+  std::vector<std::pair<std::string, double>> measured;
 };
 
 /// Writes records incrementally in one format.
