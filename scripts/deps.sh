@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs (only what is missing).
-# Usage: scripts/deps.sh [core|all]   core: compiler, CMake, GoogleTest, Google Benchmark
-#                                    all (default): plus Vulkan, GLFW, spdlog, lavapipe, Xvfb
+# Usage: scripts/deps.sh [core|all|fuzz]   core: compiler, CMake, GoogleTest, Google Benchmark,
+#                                             CLI11 (flag tables), nlohmann-json (JSON outputs)
+#                                        all (default): plus Vulkan, GLFW, spdlog, lavapipe, Xvfb
+#                                        fuzz: core plus clang 14 and its libFuzzer runtime
 set -euo pipefail
-core=(g++ cmake make libgtest-dev libgmock-dev libbenchmark-dev)
+core=(g++ cmake make libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev)
 graphics=(libvulkan-volk-dev libvulkan-dev libglfw3-dev libspdlog-dev glslang-tools
           mesa-vulkan-drivers vulkan-validationlayers xvfb xauth)
+fuzz=(clang-14 libclang-rt-14-dev)
 want=("${core[@]}")
-[ "${1:-all}" = core ] || want+=("${graphics[@]}")
+case "${1:-all}" in
+  core) ;;
+  fuzz) want+=("${fuzz[@]}") ;;
+  *) want+=("${graphics[@]}") ;;
+esac
 missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
