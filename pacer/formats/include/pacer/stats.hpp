@@ -7,6 +7,15 @@
 //
 //   pacer::Summary s = pacer::summarize(records, {.warmup_frames = 30});
 //   std::printf("%.1f fps, p99 |anim err| %.3f ms\n", s.average_fps, s.anim_error_p99_ms);
+//
+// Streaming, in memory that does not grow with the run (a 10-hour run as a 10-second one):
+//
+//   pacer::SummaryBuilder b{{.warmup_frames = 30}};
+//   for (...) b.add(record);           // one record at a time
+//   pacer::Summary s = b.result();
+//
+// Percentiles are exact (nearest rank, as percentile()) up to QuantileSketch::exact_limit
+// values; beyond it they come from a log-scale histogram with relative error <= 0.1%.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +70,67 @@ class StutterDetector {
   double sum_ = 0;
 };
 
+/// Percentiles of a stream of values in bounded memory. The first exact_limit values are
+/// kept and answered exactly (nearest rank, like percentile()); from the next one on, all of
+/// them move into a fixed log-scale histogram: buckets of relative width 0.2% for magnitudes
+/// from min_magnitude to max_magnitude, each sign (about 44k buckets, 350 KB), so a
+/// percentile's error is at most relative_error (0.1%) of its value. Magnitudes under
+/// min_magnitude count as 0; above max_magnitude as max_magnitude (min and max stay exact).
+class QuantileSketch {
+ public:
+  static constexpr std::size_t exact_limit = std::size_t{1} << 16;
+  static constexpr double relative_error = 0.001;
+  static constexpr double min_magnitude = 5e-7;  ///< half a nanosecond, in ms
+  static constexpr double max_magnitude = 1e13;  ///< beyond any Nanos, in ms
+
+  void add(double v);  ///< NaN is ignored
+  std::int64_t count() const { return count_; }
+  bool exact() const { return histogram_.empty(); }
+  double min() const { return count_ ? min_ : 0.0; }
+  double max() const { return count_ ? max_ : 0.0; }
+  /// Nearest-rank percentile p (0..100); 0 for none.
+  double percentile(double p) const;
+  /// Sum of the n largest values (n clamped to count()).
+  double sum_of_largest(std::int64_t n) const;
+  /// Memory held (bytes), for tests of the bound.
+  std::size_t memory_bytes() const {
+    return exact_.capacity() * sizeof(double) + histogram_.capacity() * sizeof(std::int64_t);
+  }
+
+ private:
+  static std::size_t buckets_per_sign();
+  std::size_t bucket_of(double v) const;   ///< index into histogram_
+  double value_of(std::size_t bucket) const;
+  void to_histogram();
+
+  std::vector<double> exact_;
+  /// [0, n): negative values, most negative first; n: zero; (n, 2n]: positive, ascending.
+  std::vector<std::int64_t> histogram_;
+  std::int64_t count_ = 0;
+  double min_ = 0, max_ = 0;
+};
+
+/// The Summary of records fed one at a time, in bounded memory (QuantileSketch for the
+/// percentiles; the rest are running sums). summarize() is this over a span: the same numbers.
+class SummaryBuilder {
+ public:
+  explicit SummaryBuilder(const StatsOptions& options = {})
+      : options_{options}, stutter_{options.stutter_factor, options.stutter_window} {}
+  void add(const FrameRecord& r);
+  /// Records seen, the warm-up included.
+  std::int64_t seen() const { return seen_; }
+  Summary result() const;
+
+ private:
+  StatsOptions options_;
+  std::int64_t seen_ = 0;
+  Summary s_;  ///< the counting fields, as they go
+  Nanos first_shown_{0}, last_shown_{0}, prev_anim_{0};
+  double busy_ms_ = 0, wait_ms_ = 0, interval_sum_ = 0, interval_max_ = 0, anim_max_ = 0, stutter_ms_ = 0;
+  StutterDetector stutter_;
+  QuantileSketch intervals_, anim_errors_, lateness_;
+};
+
 /// Presentation time used by the metrics: display where known, else present.
 inline Nanos shown_time(const FrameRecord& r) { return r.display ? *r.display : r.present; }
 
@@ -73,6 +143,7 @@ inline Nanos animation_error(const FrameRecord& prev, const FrameRecord& r) {
 /// Percentile p (0..100) of values, nearest-rank on a sorted copy; 0 for none.
 double percentile(std::vector<double> values, double p);
 
+/// SummaryBuilder over `records`.
 Summary summarize(std::span<const FrameRecord> records, const StatsOptions& options = {});
 
 /// After a load step at frame `from`: how many frames until the interval in force stops
@@ -80,7 +151,9 @@ Summary summarize(std::span<const FrameRecord> records, const StatsOptions& opti
 std::int64_t frames_until_stable(std::span<const FrameRecord> records, std::int64_t from, int settle = 30);
 
 /// Frame intervals (shown(i) - shown(i-1)) counted in whole refresh periods: bin k holds the
-/// intervals nearest to k periods (k >= 1; bin 0 holds those under half a period).
-std::vector<std::int64_t> refresh_histogram(std::span<const FrameRecord> records, Nanos refresh_period);
+/// intervals nearest to k periods (k >= 1; bin 0 holds those under half a period). At most
+/// max_bins bins: the last one holds every interval of max_bins - 1 periods or more.
+std::vector<std::int64_t> refresh_histogram(std::span<const FrameRecord> records, Nanos refresh_period,
+                                            std::size_t max_bins = 64);
 
 }  // namespace pacer
