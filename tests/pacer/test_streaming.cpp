@@ -1,4 +1,4 @@
-// Bounded resources: the streaming summary.
+// Bounded resources: the streaming summary, the record sink of the simulator.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -121,4 +121,42 @@ TEST(SummaryBuilder, LongRunsStayWithinTheDocumentedError) {
   EXPECT_NEAR(s.lateness_p99_ms, percentile(lateness, 99), percentile(lateness, 99) * e);
   EXPECT_EQ(s.interval_max_ms, *std::max_element(intervals.begin(), intervals.end()));
   EXPECT_EQ(s.frames, 200'000);
+}
+
+TEST(SimulateSink, SeesTheSameRecordsAndKeepsNone) {
+  SimOptions opt;
+  opt.display = parse_display("fifo:60").value();
+  opt.waiter = WaiterKind::precise;
+  opt.seed = 3;
+  auto a = make_pacer("adaptive", {});
+  const SimRun kept = simulate(*a, SimCosts::fixed(5_ms, 1_ms), 500, opt);
+  auto b = make_pacer("adaptive", {});
+  std::vector<FrameRecord> seen;
+  SummaryBuilder summary{{.warmup_frames = 60}};
+  const SimRun streamed = simulate(*b, SimCosts::fixed(5_ms, 1_ms), 500, opt, [&](const FrameRecord& r) {
+    seen.push_back(r);
+    summary.add(r);
+  });
+  EXPECT_TRUE(streamed.records.empty());
+  EXPECT_TRUE(streamed.timeline.empty());  // opt-in
+  EXPECT_TRUE(kept.timeline.empty());
+  ASSERT_EQ(seen.size(), kept.records.size());
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].present, kept.records[i].present) << i;
+    EXPECT_EQ(seen[i].display, kept.records[i].display) << i;
+    EXPECT_EQ(seen[i].animation_time, kept.records[i].animation_time) << i;
+  }
+  EXPECT_EQ(streamed.end, kept.end);
+  EXPECT_EQ(summary.result().anim_error_p99_ms, summarize(kept.records, {.warmup_frames = 60}).anim_error_p99_ms);
+}
+
+TEST(SimulateSink, TimelineOnlyWhenAsked) {
+  SimOptions opt;
+  opt.timeline = true;
+  auto p = make_pacer("adaptive", {});
+  std::int64_t n = 0;
+  const SimRun run = simulate(*p, SimCosts::fixed(3_ms, 1_ms), 3, opt, [&](const FrameRecord&) { ++n; });
+  EXPECT_EQ(n, 3);
+  EXPECT_FALSE(run.timeline.empty());
+  EXPECT_EQ(run.timeline.front().kind, TimelineEntry::render);
 }

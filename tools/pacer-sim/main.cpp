@@ -228,15 +228,6 @@ void print_summary(const Result& r, pacer::Nanos end) {
               pacer::to_ms(r.interval), static_cast<long long>(s.interval_changes));
 }
 
-bool write_log(const std::string& path, const pacer::SimRun& run) {
-  std::ofstream file{path, std::ios::out | std::ios::trunc};
-  if (!file) return false;
-  pacer::NativeLogWriter writer{file};
-  for (const auto& r : run.records) writer.write(r);
-  file.flush();
-  return static_cast<bool>(file);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -282,17 +273,36 @@ int main(int argc, char** argv) {
   pacer::StatsOptions stats;
   stats.warmup_frames = o.warmup.value_or(has_display ? 60 : 0);
 
+  // Each run streams: records go to the summary and the log as they complete, none is
+  // kept, so memory is flat in --frames (the timeline, when asked for, is the exception).
   std::vector<Result> results;
-  for (const auto& name : policies) {
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    const std::string& name = policies[i];
     auto pacer = pacer::make_pacer(name, o.config);
+    std::ofstream file;
+    std::optional<pacer::NativeLogWriter> writer;
+    const std::string path = o.log.empty() ? "" : o.compare.empty() ? o.log : o.log + "." + name + ".csv";
+    if (!path.empty()) {
+      file.open(path, std::ios::out | std::ios::trunc);
+      if (!file) {
+        std::fprintf(stderr, "pacer-sim: cannot open log '%s'\n", path.c_str());
+        return 1;
+      }
+      writer.emplace(file);
+    }
+    pacer::SummaryBuilder summary{stats};
+    sim.timeline = o.timeline && i == 0;
     Result r;
     r.policy = name;
-    r.run = pacer::simulate(*pacer, costs, o.frames, sim);
-    r.summary = pacer::summarize(r.run.records, stats);
+    r.run = pacer::simulate(*pacer, costs, o.frames, sim, [&](const pacer::FrameRecord& rec) {
+      summary.add(rec);
+      if (writer) writer->write(rec);
+    });
+    r.summary = summary.result();
     r.interval = pacer->interval();
-    if (!o.log.empty()) {
-      const std::string path = o.compare.empty() ? o.log : o.log + "." + name + ".csv";
-      if (!write_log(path, r.run)) {
+    if (writer) {
+      file.flush();
+      if (!file) {
         std::fprintf(stderr, "pacer-sim: writing log '%s' failed\n", path.c_str());
         return 1;
       }

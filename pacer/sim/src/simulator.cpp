@@ -1,8 +1,10 @@
 #include "pacer/simulator.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <vector>
 
 #include "pacer/frame_driver.hpp"
 
@@ -22,7 +24,7 @@ class SimHost final : public FrameHost {
  public:
   SimHost(Pacer& pacer, const SimCosts& costs, const SimOptions& options, SimRun& run)
       : pacer_{pacer}, costs_{costs}, display_{sim_display(options)}, waiter_{options.waiter, options.seed},
-        run_{run}, now_{options.start} {}
+        run_{run}, timeline_{options.timeline}, now_{options.start} {}
 
   Nanos now() override { return now_; }
   bool acquire() override {
@@ -33,7 +35,7 @@ class SimHost final : public FrameHost {
     return true;
   }
   void render(const FramePlan& plan) override {
-    run_.timeline.push_back({TimelineEntry::render, plan.start});
+    if (timeline_) run_.timeline.push_back({TimelineEntry::render, plan.start});
     render_cost_ = costs_.render(frame_);
     now_ += render_cost_;
   }
@@ -45,10 +47,10 @@ class SimHost final : public FrameHost {
   }
   void update(Nanos) override {
     now_ += costs_.update(frame_ - 1, updates_++);
-    run_.timeline.push_back({TimelineEntry::update, pacer_.clock().current()});
+    if (timeline_) run_.timeline.push_back({TimelineEntry::update, pacer_.clock().current()});
   }
   void wait_until(Nanos deadline) override {
-    run_.timeline.push_back({TimelineEntry::wait, deadline});
+    if (timeline_) run_.timeline.push_back({TimelineEntry::wait, deadline});
     now_ = waiter_.wake(now_, deadline);
   }
   void hold_until(Nanos deadline) override { now_ = waiter_.wake(now_, deadline); }
@@ -61,6 +63,7 @@ class SimHost final : public FrameHost {
   DisplayModel display_;
   SleepModel waiter_;
   SimRun& run_;
+  bool timeline_;
   Nanos now_;
   std::int64_t frame_ = 0;    ///< frames rendered so far
   std::int64_t updates_ = 0;  ///< updates run so far (the update cost's index)
@@ -69,11 +72,13 @@ class SimHost final : public FrameHost {
 
 }  // namespace
 
-SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const SimOptions& options) {
+SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const SimOptions& options,
+                const RecordSink& sink) {
   SimRun run;
-  if (frames > 0) run.records.reserve(static_cast<std::size_t>(frames));
   SimHost host{pacer, costs, options, run};
-  FrameDriver driver{host, [&](const FrameRecord& r) { run.records.push_back(r); }};
+  FrameDriver driver{host, [&](const FrameRecord& r) {
+                       if (sink) sink(r);
+                     }};
   driver.use(pacer);
   for (std::int64_t frame = 0; frame < frames; ++frame) {
     driver.render_frame();
@@ -84,9 +89,18 @@ SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const 
   return run;
 }
 
+SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const SimOptions& options) {
+  std::vector<FrameRecord> records;
+  if (frames > 0) records.reserve(static_cast<std::size_t>(std::min<std::int64_t>(frames, 1 << 20)));
+  SimRun run = simulate(pacer, costs, frames, options, [&](const FrameRecord& r) { records.push_back(r); });
+  run.records = std::move(records);
+  return run;
+}
+
 SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, Nanos start) {
   SimOptions options;
   options.start = start;
+  options.timeline = true;
   return simulate(pacer, costs, frames, options);
 }
 

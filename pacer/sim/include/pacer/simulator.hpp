@@ -16,6 +16,13 @@
 //   opt.display = pacer::parse_display("fifo:60").value();
 //   opt.waiter = pacer::WaiterKind::precise;  opt.seed = 7;
 //   pacer::SimRun shown = pacer::simulate(*pacer, costs, 600, opt);   // records carry display times
+//
+// Long runs stream: a sink sees each record as it completes and nothing is kept, so memory
+// is flat in the number of frames (pacer-sim does this with a SummaryBuilder and the log writer):
+//
+//   pacer::SummaryBuilder summary;
+//   pacer::SimRun run = pacer::simulate(*pacer, costs, 216'000, opt,
+//                                       [&](const pacer::FrameRecord& r) { summary.add(r); });
 #pragma once
 
 #include <cstdint>
@@ -52,11 +59,17 @@ struct SimOptions {
   WaiterKind waiter = WaiterKind::exact;    ///< how late waits (and present holds) wake
   std::uint64_t seed = 1;                   ///< seeds every random draw of the run
   Nanos start{0};
+  /// Keep SimRun::timeline (it grows with the run: a few entries per frame). Off by default;
+  /// the seed's overload (start time only) turns it on.
+  bool timeline = false;
 };
 
+/// Sees each frame's record as it completes (valid during the call only).
+using RecordSink = std::function<void(const FrameRecord&)>;
+
 struct SimRun {
-  std::vector<FrameRecord> records;
-  std::vector<TimelineEntry> timeline;
+  std::vector<FrameRecord> records;         ///< empty when the run went to a sink
+  std::vector<TimelineEntry> timeline;      ///< empty unless SimOptions::timeline
   Nanos end{0};
   Nanos acquire_blocked{0};    ///< total time the loop spent blocked acquiring an image
   std::int64_t replaced = 0;   ///< mailbox: frames replaced before they were shown
@@ -70,10 +83,15 @@ DisplaySpec sim_display(const SimOptions& options);
 /// Renders `frames` frames; the run stops right after the last render (its
 /// record has no updates or wait). Without a display, present = end of render and
 /// display is unknown; with one, FrameRecord::display is when the frame was shown
-/// (nullopt for a frame mailbox replaced).
+/// (nullopt for a frame mailbox replaced). Collects every record: for tests and short runs.
 SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const SimOptions& options);
 
-/// The seed's virtual time: no display, exact waits, starting at `start`.
+/// The same run, each record handed to `sink` as it completes and none kept (records stays
+/// empty): memory does not grow with `frames` (unless options.timeline).
+SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const SimOptions& options,
+                const RecordSink& sink);
+
+/// The seed's virtual time: no display, exact waits, starting at `start`; keeps the timeline.
 SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, Nanos start = Nanos::zero());
 
 /// "R0 U5 U10 U15 U20 W16 R16": times in milliseconds, shortest exact decimal.
