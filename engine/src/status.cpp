@@ -2,8 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <span>
-
 namespace engine {
 
 std::string StatusReporter::status_line(const pacer::Summary& s, pacer::Nanos interval) {
@@ -12,18 +10,31 @@ std::string StatusReporter::status_line(const pacer::Summary& s, pacer::Nanos in
 }
 
 void StatusReporter::add(const pacer::FrameRecord& r) {
-  all_.push_back(r);
-  const pacer::Nanos first = pacer::shown_time(all_[second_start_]);
-  if (pacer::shown_time(r) - first < pacer::Nanos{1'000'000'000}) return;
-  if (!quiet_) {
-    const std::span<const pacer::FrameRecord> window{all_.data() + second_start_, all_.size() - second_start_};
-    spdlog::info("{} [{}]", status_line(pacer::summarize(window), r.interval), r.policy);
+  ++frames_;
+  // The run summary: held until the warm-up rule is settled, then streamed.
+  if (run_) {
+    run_->add(r);
+  } else {
+    head_.push_back(r);
+    if (static_cast<std::int64_t>(head_.size()) >= head_frames()) {
+      run_.emplace(pacer::StatsOptions{.warmup_frames = max_warmup_});
+      for (const auto& h : head_) run_->add(h);
+      std::vector<pacer::FrameRecord>{}.swap(head_);
+    }
   }
-  second_start_ = all_.size() - 1;
+  // The status line: a second of frames, each second starting with the last frame of the one before.
+  if (second_.seen() == 0) second_start_ = pacer::shown_time(r);
+  second_.add(r);
+  if (pacer::shown_time(r) - second_start_ < pacer::Nanos{1'000'000'000}) return;
+  if (!quiet_) spdlog::info("{} [{}]", status_line(second_.result(), r.interval), r.policy);
+  second_ = pacer::SummaryBuilder{};
+  second_start_ = pacer::shown_time(r);
+  second_.add(r);
 }
 
 pacer::Summary StatusReporter::summarize_run(std::int64_t warmup) const {
-  return pacer::summarize(all_, {.warmup_frames = warmup});
+  if (run_) return run_->result();
+  return pacer::summarize(head_, {.warmup_frames = warmup});
 }
 
 }  // namespace engine
