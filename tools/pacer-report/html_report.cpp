@@ -60,31 +60,34 @@ double tick_step(double span, int target) {
 int digits_for(double step) { return step >= 1 ? 0 : step >= 0.1 ? 1 : 2; }
 
 /// Keeps, per horizontal pixel, the lowest and the highest point (in order): a long run
-/// draws as few points as the chart has pixels, and no spike is lost.
+/// draws as few points as the chart has pixels, and no spike is lost. Bounded even when x
+/// goes back and forth (points of one column are merged wherever they come).
 std::vector<std::pair<double, double>> thin(const std::vector<std::pair<double, double>>& pts,
                                             const std::function<double(double)>& px) {
   if (pts.size() < 4000) return pts;
-  std::vector<std::pair<double, double>> out;
-  long bucket = std::lround(std::floor(px(pts.front().first)));
-  std::pair<double, double> lo = pts.front(), hi = pts.front();
-  std::size_t lo_i = 0, hi_i = 0;
-  auto flush = [&] {
-    if (lo_i <= hi_i) out.push_back(lo), out.push_back(hi);
-    else out.push_back(hi), out.push_back(lo);
+  struct Column {
+    std::size_t lo = 0, hi = 0;  ///< indices into pts
+    bool used = false;
   };
-  for (std::size_t i = 1; i < pts.size(); ++i) {
-    const long b = std::lround(std::floor(px(pts[i].first)));
-    if (b != bucket) {
-      flush();
-      bucket = b;
-      lo = hi = pts[i];
-      lo_i = hi_i = i;
+  constexpr long columns = 4096;  // beyond the chart's 1000 px
+  std::vector<Column> cols(static_cast<std::size_t>(columns));
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const double x = px(pts[i].first);
+    const long b = std::isfinite(x) ? std::clamp(std::lround(std::floor(x)), 0L, columns - 1) : 0L;
+    Column& c = cols[static_cast<std::size_t>(b)];
+    if (!c.used) {
+      c = {i, i, true};
       continue;
     }
-    if (pts[i].second < lo.second) lo = pts[i], lo_i = i;
-    if (pts[i].second > hi.second) hi = pts[i], hi_i = i;
+    if (pts[i].second < pts[c.lo].second) c.lo = i;
+    if (pts[i].second > pts[c.hi].second) c.hi = i;
   }
-  flush();
+  std::vector<std::pair<double, double>> out;
+  for (const Column& c : cols) {
+    if (!c.used) continue;
+    out.push_back(pts[std::min(c.lo, c.hi)]);
+    if (c.lo != c.hi) out.push_back(pts[std::max(c.lo, c.hi)]);
+  }
   return out;
 }
 
@@ -243,7 +246,7 @@ void histogram(std::ostream& out, const std::string& title, const std::string& x
             << count << "</text>\n";
     }
   const std::size_t label_every = std::max<std::size_t>(1, (n_bins + 19) / 20);
-  for (std::size_t i = 0; i < n_bins; i += label_every)
+  for (std::size_t i = 0; i < n_bins; i = (i + label_every < n_bins || i + 1 == n_bins) ? i + label_every : n_bins - 1)
     out << "<text x=\"" << num(left + group * (static_cast<double>(i) + 0.5), 1) << "\" y=\"" << h - bottom + 17
         << "\" class=\"tick\" text-anchor=\"middle\">" << escape(bin_label(i)) << "</text>\n";
   out << "<text x=\"" << (left + w - right) / 2 << "\" y=\"" << h - 8 << "\" class=\"label\" text-anchor=\"middle\">"
@@ -469,32 +472,42 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
            "logs whose policy planned no present have no line.</p>\n";
   }
 
+  // Bounded however long the logs or odd the refresh rate: at most max_bins bins, the last
+  // one ("N+") holding every longer interval.
   std::vector<std::vector<std::int64_t>> bins_per_log;
+  bool capped = false;
   if (refresh_hz > 0) {
     const auto p = pacer::from_ms(1000.0 / refresh_hz);
     for (const auto& l : logs) {
-      bins_per_log.push_back(pacer::refresh_histogram(l.records, p));
+      bins_per_log.push_back(pacer::refresh_histogram(l.records, p, max_histogram_bins));
       if (bins_per_log.back().size() < 5) bins_per_log.back().resize(5, 0);  // 0-4 periods at least, for scale
     }
-    histogram(out, "Frame intervals in refresh periods (" + num(refresh_hz, 2) + " Hz)", "refresh periods", bins_per_log,
-              labels, [](std::size_t i) { return std::to_string(i); });
   } else {
     for (const auto& s : shown) {
       std::vector<std::int64_t> bins;
       for (const auto& [t, ms] : s.points) {
-        const auto k = static_cast<std::size_t>(std::max(0.0, std::floor(ms)));
-        if (k >= 200) continue;
+        const auto k = static_cast<std::size_t>(std::clamp(std::floor(ms), 0.0, static_cast<double>(max_histogram_bins - 1)));
         if (bins.size() <= k) bins.resize(k + 1, 0);
         ++bins[k];
       }
       bins_per_log.push_back(std::move(bins));
     }
-    histogram(out, "Frame intervals (1 ms bins)", "frame interval (ms)", bins_per_log, labels,
-              [](std::size_t i) { return std::to_string(i); });
   }
+  for (const auto& b : bins_per_log) capped = capped || (b.size() == max_histogram_bins && b.back() > 0);
+  const auto bin_label = [&](std::size_t i) {
+    return std::to_string(i) + (capped && i + 1 == max_histogram_bins ? "+" : "");
+  };
+  if (refresh_hz > 0)
+    histogram(out, "Frame intervals in refresh periods (" + num(refresh_hz, 2) + " Hz)", "refresh periods", bins_per_log,
+              labels, bin_label);
+  else
+    histogram(out, "Frame intervals (1 ms bins)", "frame interval (ms)", bins_per_log, labels, bin_label);
   out << "<p class=\"what\">" << (logs.size() > 1 ? "One bar per log, in its colour. " : "") << "Share of each log's frame intervals per "
       << (refresh_hz > 0 ? "whole number of refresh periods (bin 0: under half a period)" : "1 ms bin")
-      << ", so logs with different frame counts compare.</p>\n";
+      << ", so logs with different frame counts compare. At most " << max_histogram_bins << " bins: the last, "
+      << max_histogram_bins - 1 << "+, holds every interval of " << max_histogram_bins - 1
+      << (refresh_hz > 0 ? " refresh periods" : " ms") << " or more" << (capped ? " (used here)" : " (empty here)")
+      << ".</p>\n";
   out << "</body></html>\n";
 }
 

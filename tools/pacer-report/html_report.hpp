@@ -35,6 +35,10 @@ std::optional<double> present_hold_error_p99_ms(const ReportLog& log);
 /// per metric with a line per log: frame interval, planned interval with the load overlaid,
 /// |animation error|, present issued - planned (where any log planned presents), and a
 /// histogram of frame intervals (in refresh periods when refresh_hz > 0, else 1 ms bins).
+/// Bounded output whatever the input: each chart line draws at most a lowest and a highest
+/// point per pixel column (about 2,000 points however long the log), and the histogram has at
+/// most max_histogram_bins bins, the last one ("63+") holding every longer interval.
+inline constexpr std::size_t max_histogram_bins = 64;
 void write_html_report(std::ostream& out, std::span<const ReportLog> logs, double refresh_hz);
 
 /// Rows of (label, value per log) shared by the console table and the HTML table.
