@@ -4,12 +4,15 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <signal.h>
 #include <unistd.h>
 
 #include "engine/clock.hpp"
@@ -24,6 +27,50 @@
 namespace engine {
 
 namespace {
+
+/// The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none did. The handler
+/// only sets it; the loop's poll hook reads it at the next frame boundary. A second signal
+/// while the first is pending ends the process at once (_exit is async-signal-safe).
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  if (g_stop_signal != 0) _exit(128 + sig);
+  g_stop_signal = sig;
+}
+
+/// Installs on_stop_signal for SIGINT and SIGTERM for its lifetime; restores the previous
+/// handlers after.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: a sleeping waiter wakes at once
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  static int pending() { return static_cast<int>(g_stop_signal); }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal";
+  }
+}
 
 /// The window and its input; GLFW is initialised for its lifetime.
 class Window {
@@ -99,6 +146,7 @@ class Outputs {
     if (!o.log_path.empty()) meta_path_ = std::filesystem::path{o.log_path}.replace_extension(".meta.json").string();
   }
   void write(const pacer::FrameRecord& r) {
+    ++records_;
     open_sinks();
     if (log_sink_) log_sink_->write(r);
     if (trace_sink_) trace_sink_->write(r);
@@ -119,6 +167,8 @@ class Outputs {
     meta.flush();
   }
   pacer::RunInfo& info() { return info_; }
+  /// Records written so far (to every output).
+  std::int64_t records() const { return records_; }
 
  private:
   /// Created at the first record, once the device and the present mode are known.
@@ -133,6 +183,7 @@ class Outputs {
   std::unique_ptr<pacer::FrameLogSink> log_sink_;
   std::unique_ptr<pacer::ChromeTraceWriter> trace_sink_;
   std::string meta_path_;
+  std::int64_t records_ = 0;
 };
 
 renderer::PresentMode present_mode_of(const std::string& name) {
@@ -153,6 +204,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
   std::optional<Outputs> log;
   std::optional<StatusReporter> status;
   int exit_code = 0;
+  const StopSignals signals;  // SIGINT / SIGTERM end the run at the next frame boundary
   try {
     pacer::RunInfo info;
     info.application = std::string{app_name};
@@ -255,6 +307,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
       }
     };
     loop.poll = [&]() {
+      if (StopSignals::pending() != 0) return false;
       if (!window) return true;
       glfwPollEvents();
       if (window->take_resized()) {
@@ -311,6 +364,12 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
                    w.waits, pacer::to_ms(w.total), 100.0 * pacer::to_ms(w.spin) / pacer::to_ms(w.total),
                    w.waits > 0 ? pacer::to_ms(w.late) * 1000.0 / static_cast<double>(w.waits) : 0.0,
                    pacer::to_ms(w.max_late) * 1000.0);
+    if (const int sig = StopSignals::pending(); sig != 0) {
+      // Everything up to the last whole frame is logged and the sidecar written above.
+      std::fprintf(stderr, "%.*s: interrupted (%s): %lld frames logged\n", static_cast<int>(app_name.size()),
+                   app_name.data(), signal_name(sig), static_cast<long long>(log->records()));
+      return 128 + sig;
+    }
     if (!o.capture_path.empty() && !captured) {
       spdlog::error("capture: frame {} was not captured to '{}'", o.capture_frame, o.capture_path);
       exit_code = 1;

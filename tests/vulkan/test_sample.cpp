@@ -2,13 +2,21 @@
 // every present mode with validation on, a resize mid-run, and the pixel test that
 // proves the pacer's interpolation reaches the screen.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -228,3 +236,80 @@ TEST(VulkanSample, MissingDeviceIsARuntimeErrorNamingTheVkResult) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("gpu index 63 out of range"), std::string::npos) << r.output;
 }
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  return {std::istreambuf_iterator<char>{in}, {}};
+}
+
+/// Starts the sample with `args` (stdout discarded, stderr to `err`), waits until `log` has
+/// a few rows (bounded), sends `sig`, and returns the exit status (-1 if it did not exit).
+int interrupt_sample(const std::string& args, const std::string& log, const std::string& err, int sig) {
+  std::filesystem::remove(log);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const std::string cmd = "exec " + std::string{FP_SAMPLE} + " " + args + " >/dev/null 2>" + err;
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  if (pid < 0) return -1;
+  // The log is flushed once a second: wait for rows beyond the header (up to 60 s).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::error_code ec;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto size = std::filesystem::file_size(log, ec);
+    if (!ec && size > 2000) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  kill(pid, sig);
+  int status = 0;
+  // Bounded wait for the exit: the run stops at the next frame boundary.
+  for (int i = 0; i < 600; ++i) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  return -1;
+}
+
+void expect_clean_interrupt(int sig, const std::string& name, int code) {
+  const std::string base = "sig_" + name;
+  const int exit_code = interrupt_sample("--headless --frames 100000 --quiet --log " + base + ".csv --trace " + base +
+                                             ".json",
+                                         base + ".csv", base + ".err", sig);
+  EXPECT_EQ(exit_code, code);
+  const std::string err = slurp(base + ".err");
+  const std::string prefix = "bouncing_balls: interrupted (" + name + "): ";
+  ASSERT_EQ(err.rfind(prefix, 0), 0u) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << "one line: " << err;
+  const long long frames = std::stoll(err.substr(prefix.size()));
+  EXPECT_NE(err.find(" frames logged\n"), std::string::npos) << err;
+
+  // The log: a header and one whole row per logged frame, the last one ending in a newline.
+  const std::string text = slurp(base + ".csv");
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n') << "the last row is whole";
+  const auto rows = read_csv(base + ".csv");
+  ASSERT_GT(rows.size(), 2u);
+  EXPECT_EQ(static_cast<long long>(rows.size()) - 1, frames) << "the line counts what was logged";
+  for (const auto& row : rows) EXPECT_EQ(row.size(), rows[0].size());
+  EXPECT_EQ(rows.back()[0], std::to_string(frames - 1)) << "frames 0..N-1, none missing at the end";
+
+  // The trace is closed and valid JSON with a frame slice per logged frame; the sidecar exists.
+  const auto trace = nlohmann::json::parse(slurp(base + ".json"));
+  long long slices = 0;
+  for (const auto& e : trace.at("traceEvents"))
+    if (e.at("name").get<std::string>().rfind("frame ", 0) == 0) ++slices;
+  EXPECT_EQ(slices, frames);
+  const auto meta = nlohmann::json::parse(slurp(base + ".meta.json"));
+  EXPECT_EQ(meta.at("application"), "bouncing_balls");
+  EXPECT_EQ(meta.at("summary").at("frames").get<double>() > 0, true);
+}
+
+}  // namespace
+
+TEST(VulkanSample, SigintEndsTheRunWithEverythingLogged) { expect_clean_interrupt(SIGINT, "SIGINT", 130); }
+TEST(VulkanSample, SigtermEndsTheRunWithEverythingLogged) { expect_clean_interrupt(SIGTERM, "SIGTERM", 143); }
