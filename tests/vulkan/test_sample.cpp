@@ -313,3 +313,67 @@ void expect_clean_interrupt(int sig, const std::string& name, int code) {
 
 TEST(VulkanSample, SigintEndsTheRunWithEverythingLogged) { expect_clean_interrupt(SIGINT, "SIGINT", 130); }
 TEST(VulkanSample, SigtermEndsTheRunWithEverythingLogged) { expect_clean_interrupt(SIGTERM, "SIGTERM", 143); }
+
+TEST(VulkanSample, TwoOutputsNamingOneFileIsAUsageError) {
+  RunResult r = run("--headless --frames 3 --log same.csv --trace same.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "bouncing_balls: --log and --trace name the same file 'same.csv'\n");
+  r = run("--headless --frames 3 --log same.csv --trace ./same.meta.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "bouncing_balls: --trace and the sidecar of --log name the same file 'same.meta.json'\n");
+  r = run("--headless --frames 3 --log same.csv --capture same.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "bouncing_balls: --log and --capture name the same file 'same.csv'\n");
+}
+
+/// The sample's stderr only (stdout discarded) and its exit status.
+RunResult run_stderr(const std::string& args) {
+  const std::string cmd = std::string{FP_SAMPLE} + " " + args + " 2>&1 >/dev/null";
+  RunResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, pipe)) r.output += buf;
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(VulkanSample, UnwritableOutputsFailBeforeTheRunWithTheirCause) {
+  // The capture is checked before any frame is rendered, on stderr (stdout discarded here).
+  std::filesystem::remove("early.csv");
+  RunResult r = run_stderr("--headless --frames 3 --log early.csv --capture /nonexistent-dir/x.ppm");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "bouncing_balls: cannot write capture '/nonexistent-dir/x.ppm': No such file or directory\n");
+  EXPECT_FALSE(std::filesystem::exists("early.csv")) << "nothing was started";
+  r = run_stderr("--headless --frames 3 --trace .");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "bouncing_balls: cannot write trace '.': Is a directory\n");
+  r = run_stderr("--headless --frames 3 --log /nonexistent-dir/run.csv");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "bouncing_balls: cannot write log '/nonexistent-dir/run.csv': No such file or directory\n");
+}
+
+TEST(VulkanSample, AFullDiskKeepsEveryWholeRowAndTheSidecar) {
+  // A file size limit (ulimit -f, 512-byte blocks in sh) stands in for a full disk: write()
+  // fails with EFBIG part way through a flush.
+  std::filesystem::remove("full.csv");
+  const std::string cmd = "trap '' XFSZ; ulimit -f 40; exec " + std::string{FP_SAMPLE} +
+                          " --headless --frames 100000 --quiet --log full.csv 2>&1 >/dev/null";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+  const int status = pclose(pipe);
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_EQ(out, "bouncing_balls: writing 'full.csv' failed: File too large\n");
+  const std::string text = slurp("full.csv");
+  ASSERT_GT(text.size(), 1000u);
+  EXPECT_LE(text.size(), 40u * 512u);
+  EXPECT_EQ(text.back(), '\n') << "the last row is whole";
+  const auto rows = read_csv("full.csv");
+  for (const auto& row : rows) EXPECT_EQ(row.size(), rows[0].size());
+  const auto meta = nlohmann::json::parse(slurp("full.meta.json"));
+  EXPECT_EQ(meta.at("application"), "bouncing_balls");
+}
