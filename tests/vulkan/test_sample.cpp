@@ -244,9 +244,11 @@ std::string slurp(const std::string& path) {
   return {std::istreambuf_iterator<char>{in}, {}};
 }
 
-/// Starts the sample with `args` (stdout discarded, stderr to `err`), waits until `log` has
-/// a few rows (bounded), sends `sig`, and returns the exit status (-1 if it did not exit).
-int interrupt_sample(const std::string& args, const std::string& log, const std::string& err, int sig) {
+/// Starts the sample with `args` (stdout discarded, stderr to `err`), waits until `log` is
+/// over `min_size` bytes (bounded), sends `sig` (twice, 200 ms apart, when `twice`), and
+/// returns the exit status (-1 if it did not exit).
+int interrupt_sample(const std::string& args, const std::string& log, const std::string& err, int sig,
+                     std::uintmax_t min_size = 2000, bool twice = false) {
   std::filesystem::remove(log);
   const pid_t pid = fork();
   if (pid == 0) {
@@ -260,10 +262,14 @@ int interrupt_sample(const std::string& args, const std::string& log, const std:
   std::error_code ec;
   while (std::chrono::steady_clock::now() < deadline) {
     const auto size = std::filesystem::file_size(log, ec);
-    if (!ec && size > 2000) break;
+    if (!ec && size > min_size) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   kill(pid, sig);
+  if (twice) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    kill(pid, sig);
+  }
   int status = 0;
   // Bounded wait for the exit: the run stops at the next frame boundary.
   for (int i = 0; i < 600; ++i) {
@@ -313,6 +319,15 @@ void expect_clean_interrupt(int sig, const std::string& name, int code) {
 
 TEST(VulkanSample, SigintEndsTheRunWithEverythingLogged) { expect_clean_interrupt(SIGINT, "SIGINT", 130); }
 TEST(VulkanSample, SigtermEndsTheRunWithEverythingLogged) { expect_clean_interrupt(SIGTERM, "SIGTERM", 143); }
+
+TEST(VulkanSample, ASecondSigintExitsAtOnce) {
+  // Renders of 1.5 s of CPU work: the first SIGINT waits for the frame boundary, the second
+  // (200 ms later) ends the process at once, so the "interrupted" line is never printed.
+  const int exit_code = interrupt_sample("--headless --frames 100 --quiet --render-load constant:1500 --log sig_twice.csv",
+                                         "sig_twice.csv", "sig_twice.err", SIGINT, 300, true);
+  EXPECT_EQ(exit_code, 130);
+  EXPECT_EQ(slurp("sig_twice.err"), "");
+}
 
 TEST(VulkanSample, TwoOutputsNamingOneFileIsAUsageError) {
   RunResult r = run("--headless --frames 3 --log same.csv --trace same.csv");
