@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <random>
 #include <sstream>
 
 #include "pacer/adaptive.hpp"
@@ -140,4 +141,38 @@ TEST(LogReader, ValuesThatCannotBeTimesNameTheColumn) {
 TEST(LogReader, ByteOrderMarkBeforeTheHeaderIsSkipped) {
   const NativeLog log = read("\xEF\xBB\xBF" + kHeader + row(0, "0"));
   EXPECT_EQ(log.records.size(), 1u);
+}
+
+TEST(LogReader, RandomDamageIsAnErrorOrAWarningNeverACrash) {
+  // A deterministic fuzz: bytes of a real log replaced, or the file cut, 3000 times. Every
+  // result is a log (a torn end at most one warning) or one LogParseError line.
+  AdaptivePolicy p{AdaptiveConfig{}, FixedStepConfig{}};
+  const std::string text = write(simulate(p, SimCosts::fixed(3_ms, 1_ms), 20).records);
+  std::mt19937 rng{1};
+  const std::string alphabet{",.-+e9n\n\r\0xNA \xff", 16};
+  int parsed = 0, refused = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string damaged = text;
+    if (i % 3 == 0) {
+      damaged.resize(std::uniform_int_distribution<std::size_t>{0, text.size()}(rng));
+    } else {
+      for (int k = 0; k < 1 + i % 4; ++k)
+        damaged[std::uniform_int_distribution<std::size_t>{0, text.size() - 1}(rng)] =
+            alphabet[std::uniform_int_distribution<std::size_t>{0, alphabet.size() - 1}(rng)];
+    }
+    std::istringstream in{damaged};
+    try {
+      const NativeLog log = read_native_log(in, "run.csv");
+      EXPECT_LE(log.records.size(), 20u);
+      EXPECT_LE(log.warnings.size(), 1u);
+      ++parsed;
+    } catch (const LogParseError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      EXPECT_EQ(what.rfind("run.csv:", 0), 0u) << what;
+      ++refused;
+    }
+  }
+  EXPECT_GT(parsed, 100);
+  EXPECT_GT(refused, 100);
 }
