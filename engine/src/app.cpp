@@ -4,12 +4,15 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <signal.h>
 #include <unistd.h>
 
 #include "engine/clock.hpp"
@@ -18,12 +21,57 @@
 #include "engine/vulkan_target.hpp"
 #include "engine/waiter.hpp"
 #include "pacer/exports.hpp"
+#include "pacer/log_writer.hpp"
 #include "pacer/policies.hpp"
 #include "renderer/renderer.hpp"
 
 namespace engine {
 
 namespace {
+
+/// The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none did. The handler
+/// only sets it; the loop's poll hook reads it at the next frame boundary. A second signal
+/// while the first is pending ends the process at once (_exit is async-signal-safe).
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  if (g_stop_signal != 0) _exit(128 + sig);
+  g_stop_signal = sig;
+}
+
+/// Installs on_stop_signal for SIGINT and SIGTERM for its lifetime; restores the previous
+/// handlers after.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: a sleeping waiter wakes at once
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  static int pending() { return static_cast<int>(g_stop_signal); }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal";
+  }
+}
 
 /// The window and its input; GLFW is initialised for its lifetime.
 class Window {
@@ -67,72 +115,128 @@ class Window {
   bool resized_ = false;
 };
 
-/// An output file written as records complete: flushed each second and at exit, and a
-/// failed write is an error, not a silent loss.
-class OutFile {
- public:
-  OutFile(const std::string& path, const char* what) : path_{path} {
-    if (path.empty()) return;
-    file_.open(path, std::ios::out | std::ios::trunc);
-    if (!file_) throw std::runtime_error(std::string{"cannot write "} + what + " '" + path + "'");
-  }
-  bool is_open() const { return file_.is_open(); }
-  std::ostream& stream() { return file_; }
-  void flush() {
-    if (!file_.is_open()) return;
-    file_.flush();
-    if (!file_) throw std::runtime_error("writing '" + path_ + "' failed");
-  }
-
- private:
-  std::string path_;
-  std::ofstream file_;
+/// A usage error found before the run (exit 2).
+struct OutputUsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
+/// Every output the run will write, checked before anything starts: no two the same file
+/// (the sidecar beside the log counts), each one creatable (the log, trace and sidecar are
+/// opened by Outputs; the capture is created here and written at its frame).
+void check_output_paths(const Options& o, const std::string& meta_path) {
+  struct Output {
+    const char* flag;
+    std::string path;
+  };
+  const Output outputs[] = {{"--log", o.log_path},
+                            {"--trace", o.trace_path},
+                            {"the sidecar of --log", meta_path},
+                            {"--capture", o.capture_path}};
+  auto same_file = [](const std::string& a, const std::string& b) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(a, b, ec)) return true;
+    const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a), ec);
+    if (ec) return a == b;
+    const auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b), ec);
+    return ec ? a == b : ca == cb;
+  };
+  for (std::size_t i = 0; i < std::size(outputs); ++i)
+    for (std::size_t j = i + 1; j < std::size(outputs); ++j)
+      if (!outputs[i].path.empty() && !outputs[j].path.empty() && same_file(outputs[i].path, outputs[j].path))
+        throw OutputUsageError(std::string{outputs[i].flag} + " and " + outputs[j].flag + " name the same file '" +
+                         outputs[j].path + "'");
+  if (!o.capture_path.empty()) pacer::RecordFile probe{o.capture_path, "capture"};  // creatable, writable
+}
+
 /// The pacing log in the chosen format, the Chrome trace, and (at the end) the sidecar JSON.
+/// Every file is opened (so checked) at construction; rows are written whole (RecordFile).
 class Outputs {
  public:
-  Outputs(const Options& o, pacer::RunInfo info)
-      : log_{o.log_path, "log"}, trace_{o.trace_path, "trace"}, info_{std::move(info)},
-        format_{*pacer::parse_log_format(o.log_format)} {
-    // run.csv -> run.meta.json (the sidecar beside the log)
-    if (!o.log_path.empty()) meta_path_ = std::filesystem::path{o.log_path}.replace_extension(".meta.json").string();
+  Outputs(const Options& o, pacer::RunInfo info, std::string meta_path)
+      : info_{std::move(info)}, format_{*pacer::parse_log_format(o.log_format)}, meta_path_{std::move(meta_path)} {
+    if (!o.log_path.empty()) log_.emplace(o.log_path, "log");
+    if (!o.trace_path.empty()) trace_.emplace(o.trace_path, "trace");
+    // Created now so an unwritable sidecar fails before the run; written at the end.
+    if (!meta_path_.empty()) meta_.emplace(meta_path_, "run metadata");
   }
   void write(const pacer::FrameRecord& r) {
     open_sinks();
-    if (log_sink_) log_sink_->write(r);
-    if (trace_sink_) trace_sink_->write(r);
+    if (log_sink_) {
+      log_sink_->write(r);
+      log_->commit();
+    }
+    if (trace_sink_) {
+      trace_sink_->write(r);
+      trace_->commit();
+    }
+    ++records_;
   }
+  /// Writes what is committed to every file; the first failure is thrown after all were tried.
   void flush() {
-    log_.flush();
-    trace_.flush();
+    std::string error;
+    for (auto* f : {&log_, &trace_}) {
+      if (!f->has_value()) continue;
+      try {
+        (*f)->flush();
+      } catch (const std::exception& e) {
+        if (error.empty()) error = e.what();
+      }
+    }
+    if (!error.empty()) throw std::runtime_error(error);
   }
-  /// Closes the formats and writes the sidecar: run metadata and the summary.
+  /// Closes the formats and writes the sidecar: run metadata and the summary. The sidecar
+  /// is written even when the log could not be (it says what ran); the first error is then
+  /// thrown.
   void finish(const pacer::Summary* summary) {
+    if (finished_) return;
+    finished_ = true;
     open_sinks();  // a run with no frame still gets its headers
     if (log_sink_) log_sink_->finish();
     if (trace_sink_) trace_sink_->finish();
-    flush();
-    if (meta_path_.empty()) return;
-    OutFile meta{meta_path_, "run metadata"};
-    pacer::write_run_metadata(meta.stream(), info_, summary);
-    meta.flush();
+    if (log_) log_->commit();
+    if (trace_) trace_->commit();
+    std::string error;
+    try {
+      flush();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    if (meta_) {
+      try {
+        pacer::write_run_metadata(meta_->stream(), info_, summary);
+        meta_->commit();
+        meta_->flush();
+      } catch (const std::exception& e) {
+        if (error.empty()) error = e.what();
+      }
+    }
+    if (!error.empty()) throw std::runtime_error(error);
   }
   pacer::RunInfo& info() { return info_; }
+  /// Records written so far (to every output).
+  std::int64_t records() const { return records_; }
 
  private:
   /// Created at the first record, once the device and the present mode are known.
   void open_sinks() {
-    if (!log_sink_ && log_.is_open()) log_sink_ = pacer::make_log_sink(format_, log_.stream(), info_);
-    if (!trace_sink_ && trace_.is_open()) trace_sink_ = std::make_unique<pacer::ChromeTraceWriter>(trace_.stream(), info_);
+    if (!log_sink_ && log_) {
+      log_sink_ = pacer::make_log_sink(format_, log_->stream(), info_);
+      log_->commit();  // the header
+    }
+    if (!trace_sink_ && trace_) {
+      trace_sink_ = std::make_unique<pacer::ChromeTraceWriter>(trace_->stream(), info_);
+      trace_->commit();
+    }
   }
 
-  OutFile log_, trace_;
+  std::optional<pacer::RecordFile> log_, trace_, meta_;
   pacer::RunInfo info_;
   pacer::LogFormat format_;
   std::unique_ptr<pacer::FrameLogSink> log_sink_;
   std::unique_ptr<pacer::ChromeTraceWriter> trace_sink_;
   std::string meta_path_;
+  std::int64_t records_ = 0;
+  bool finished_ = false;
 };
 
 renderer::PresentMode present_mode_of(const std::string& name) {
@@ -153,6 +257,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
   std::optional<Outputs> log;
   std::optional<StatusReporter> status;
   int exit_code = 0;
+  const StopSignals signals;  // SIGINT / SIGTERM end the run at the next frame boundary
   try {
     pacer::RunInfo info;
     info.application = std::string{app_name};
@@ -166,7 +271,11 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
                    {"load", o.load_description},
                    {"headless", o.headless ? "true" : "false"},
                    {"waiter", o.waiter}};
-    log.emplace(o, std::move(info));
+    // run.csv -> run.meta.json (the sidecar beside the log)
+    const std::string meta_path =
+        o.log_path.empty() ? std::string{} : std::filesystem::path{o.log_path}.replace_extension(".meta.json").string();
+    check_output_paths(o, meta_path);
+    log.emplace(o, std::move(info), meta_path);
     status.emplace(o.quiet);
 
     std::unique_ptr<Window> window;
@@ -255,6 +364,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
       }
     };
     loop.poll = [&]() {
+      if (StopSignals::pending() != 0) return false;
       if (!window) return true;
       glfwPollEvents();
       if (window->take_resized()) {
@@ -311,7 +421,16 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
                    w.waits, pacer::to_ms(w.total), 100.0 * pacer::to_ms(w.spin) / pacer::to_ms(w.total),
                    w.waits > 0 ? pacer::to_ms(w.late) * 1000.0 / static_cast<double>(w.waits) : 0.0,
                    pacer::to_ms(w.max_late) * 1000.0);
+    if (const int sig = StopSignals::pending(); sig != 0) {
+      // Everything up to the last whole frame is logged and the sidecar written above.
+      std::fprintf(stderr, "%.*s: interrupted (%s): %lld frames logged\n", static_cast<int>(app_name.size()),
+                   app_name.data(), signal_name(sig), static_cast<long long>(log->records()));
+      return 128 + sig;
+    }
     if (!o.capture_path.empty() && !captured) {
+      std::error_code ec;  // the empty file made by the check before the run
+      if (std::filesystem::is_regular_file(o.capture_path, ec) && std::filesystem::file_size(o.capture_path, ec) == 0)
+        std::filesystem::remove(o.capture_path, ec);
       spdlog::error("capture: frame {} was not captured to '{}'", o.capture_frame, o.capture_path);
       exit_code = 1;
     }
@@ -322,6 +441,9 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
         exit_code = 1;
       }
     }
+  } catch (const OutputUsageError& e) {
+    std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(app_name.size()), app_name.data(), e.what());
+    return 2;
   } catch (const std::exception& e) {
     if (log) {
       try {

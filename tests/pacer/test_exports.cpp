@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>  // the tests prove every written JSON parses (the library stays standard-only)
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -209,4 +211,75 @@ TEST(Exports, ChromeTraceMarksTheStuttersTheStatsCount) {
   const Summary s = summarize(records);
   EXPECT_GE(s.stutters, 1);
   EXPECT_EQ(instants, s.stutters);
+}
+
+// ---------------------------------------------------------------- JSON that always parses
+
+namespace {
+/// Names no JSON writer may break: quotes, backslashes, control bytes, a NUL, DEL, bytes that
+/// are not UTF-8, a truncated UTF-8 sequence, and valid UTF-8 that must survive unchanged.
+RunInfo hostile_info() {
+  RunInfo info;
+  info.application = std::string{"app \"x\"\\\n\t\x01\0nul\x7f", 16} + "\xff\xfe" + "caf\xc3\xa9" + "\xe2\x82";
+  info.policy = "adaptive\r\n";
+  info.device = "\xed\xa0\x80 surrogate";  // UTF-8 of a lone surrogate: invalid
+  info.present_mode = "fifo";
+  info.config = {{"load", "trace:a,b.csv"}, {"k\"", "v\x1f"}};
+  info.measured = {{"waiter_waits", 3}, {"nan", std::numeric_limits<double>::quiet_NaN()},
+                   {"inf", std::numeric_limits<double>::infinity()}};
+  return info;
+}
+}  // namespace
+
+TEST(Exports, ChromeTraceParsesWithAnyNames) {
+  std::ostringstream out;
+  ChromeTraceWriter trace{out, hostile_info()};
+  auto records = worked_records(40);
+  records[2].events = event_widen | event_stall_clamp;
+  records[3].alpha = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& r : records) trace.write(r);
+  trace.finish();
+  const auto j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j.at("otherData").at("policy"), "adaptive\r\n");
+  const std::string app = j.at("otherData").at("application");
+  EXPECT_EQ(app.substr(0, 16), std::string("app \"x\"\\\n\t\x01\0nul\x7f", 16));
+  EXPECT_NE(app.find("caf\xc3\xa9"), std::string::npos) << "valid UTF-8 is kept";
+  EXPECT_NE(app.find("\xef\xbf\xbd"), std::string::npos) << "invalid bytes become U+FFFD";
+  std::size_t frames = 0;
+  for (const auto& e : j.at("traceEvents"))
+    if (e.at("name").get<std::string>().rfind("frame ", 0) == 0) ++frames;
+  EXPECT_EQ(frames, records.size());
+}
+
+TEST(Exports, RunMetadataParsesWithAnyNamesAndNonFiniteNumbers) {
+  std::ostringstream out;
+  Summary summary = summarize(worked_records(40), {});
+  summary.average_fps = std::numeric_limits<double>::infinity();
+  summary.p1_fps = std::numeric_limits<double>::quiet_NaN();
+  write_run_metadata(out, hostile_info(), &summary);
+  const auto j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j.at("config").at("load"), "trace:a,b.csv");
+  EXPECT_EQ(j.at("config").at("k\""), "v\x1f");
+  EXPECT_EQ(j.at("measured").at("waiter_waits"), 3.0);
+  EXPECT_TRUE(j.at("measured").at("nan").is_null());
+  EXPECT_TRUE(j.at("summary").at("average_fps").is_null());
+  EXPECT_TRUE(j.at("summary").at("p1_fps").is_null());
+  EXPECT_EQ(j.at("summary").at("frames"), 40.0);
+  EXPECT_EQ(j.at("device"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd surrogate");
+  // Without a summary, and with no config, still one valid object.
+  std::ostringstream bare;
+  write_run_metadata(bare, RunInfo{});
+  EXPECT_TRUE(nlohmann::json::parse(bare.str()).at("config").empty());
+}
+
+TEST(Exports, ChromeTraceCutAtAnyRecordIsClosedByFinish) {
+  // What the sample does on SIGINT: stop after any record, then finish(): always valid JSON.
+  for (int n : {0, 1, 2, 7}) {
+    std::ostringstream out;
+    ChromeTraceWriter trace{out, RunInfo{}};
+    for (const auto& r : worked_records(n)) trace.write(r);
+    trace.finish();
+    trace.finish();  // twice is harmless
+    EXPECT_TRUE(nlohmann::json::accept(out.str())) << n << " records:\n" << out.str();
+  }
 }

@@ -1,6 +1,12 @@
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <algorithm>
+#include <csignal>
+#include <fstream>
+#include <iterator>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "pacer/adaptive.hpp"
@@ -45,4 +51,110 @@ TEST(NativeLog, MillisecondsKeepNanosecondDigits) {
   EXPECT_EQ(format_ms(Nanos{-1'500'000}), "-1.500000");
   EXPECT_EQ(format_events(event_widen | event_step_cap), "widen;step_cap");
   EXPECT_EQ(format_events(event_none), "none");
+}
+
+// ---------------------------------------------------------------- RecordFile: never a torn row
+
+namespace {
+
+std::string read_all(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  return {std::istreambuf_iterator<char>{in}, {}};
+}
+
+/// Writes rows of `run` through a RecordFile flushed every `per_flush` rows; returns the
+/// error of the first failed flush ("" when none).
+std::string write_rows(RecordFile& file, const SimRun& run, std::size_t per_flush) {
+  try {
+    NativeLogWriter w{file.stream()};
+    file.commit();
+    std::size_t n = 0;
+    for (const auto& r : run.records) {
+      w.write(r);
+      file.commit();
+      if (++n % per_flush == 0) file.flush();
+    }
+    file.flush();
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST(RecordFile, WritesCommittedRowsOnly) {
+  const std::string path = "record_file_rows.csv";
+  {
+    RecordFile f{path, "log"};
+    f.stream() << "a,b\n";
+    f.commit();
+    f.stream() << "1,2\n";
+    f.commit();
+    f.stream() << "3,";  // never committed: never written
+    f.flush();
+    EXPECT_EQ(f.bytes_written(), 8u);
+  }
+  EXPECT_EQ(read_all(path), "a,b\n1,2\n");
+}
+
+TEST(RecordFile, FullDiskNamesTheCause) {
+  RecordFile f{"/dev/full", "log"};
+  f.stream() << "frame\n";
+  f.commit();
+  try {
+    f.flush();
+    FAIL() << "a write to /dev/full succeeded";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "writing '/dev/full' failed: No space left on device");
+  }
+  EXPECT_NO_THROW(f.flush()) << "later flushes do nothing";
+}
+
+TEST(RecordFile, OpenFailuresNameTheCause) {
+  auto message = [](const std::string& path) {
+    try {
+      RecordFile f{path, "log"};
+    } catch (const std::runtime_error& e) {
+      return std::string{e.what()};
+    }
+    return std::string{"opened"};
+  };
+  EXPECT_EQ(message("/nonexistent-dir/run.csv"), "cannot write log '/nonexistent-dir/run.csv': No such file or directory");
+  EXPECT_EQ(message("."), "cannot write log '.': Is a directory");
+  EXPECT_EQ(message(""), "cannot write log: the file name is empty");
+}
+
+TEST(RecordFile, AFileSizeLimitCutsBackToTheLastWholeRow) {
+  // The disk-full case with a real file: RLIMIT_FSIZE makes write() fail with EFBIG part way
+  // through a flush; the file must end at a whole row.
+  AdaptivePolicy p = seed_pacer();
+  const SimRun run = simulate(p, SimCosts::fixed(3_ms, 1_ms), 400);
+  const std::string path = "record_file_limit.csv";
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old;
+  small.rlim_cur = 10'000;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string error;
+  std::uint64_t written = 0;
+  {
+    RecordFile f{path, "log"};
+    error = write_rows(f, run, 7);
+    written = f.bytes_written();
+  }
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_EQ(error, "writing '" + path + "' failed: File too large");
+  const std::string text = read_all(path);
+  EXPECT_EQ(text.size(), written);
+  ASSERT_GT(text.size(), 1000u);
+  EXPECT_LE(text.size(), 10'000u);
+  EXPECT_EQ(text.back(), '\n') << "the last row is whole";
+  // Every row has all the fields.
+  std::istringstream lines{text};
+  std::size_t rows = 0;
+  for (std::string line; std::getline(lines, line); ++rows) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 20) << line;
+  EXPECT_GT(rows, 10u);
 }

@@ -2,13 +2,21 @@
 // every present mode with validation on, a resize mid-run, and the pixel test that
 // proves the pacer's interpolation reaches the screen.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -227,4 +235,160 @@ TEST(VulkanSample, MissingDeviceIsARuntimeErrorNamingTheVkResult) {
   const RunResult r = run("--headless --frames 3 --gpu 63");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("gpu index 63 out of range"), std::string::npos) << r.output;
+}
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  return {std::istreambuf_iterator<char>{in}, {}};
+}
+
+/// Starts the sample with `args` (stdout discarded, stderr to `err`), waits until `log` is
+/// over `min_size` bytes (bounded), sends `sig` (twice, 200 ms apart, when `twice`), and
+/// returns the exit status (-1 if it did not exit).
+int interrupt_sample(const std::string& args, const std::string& log, const std::string& err, int sig,
+                     std::uintmax_t min_size = 2000, bool twice = false) {
+  std::filesystem::remove(log);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const std::string cmd = "exec " + std::string{FP_SAMPLE} + " " + args + " >/dev/null 2>" + err;
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  if (pid < 0) return -1;
+  // The log is flushed once a second: wait for rows beyond the header (up to 60 s).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::error_code ec;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto size = std::filesystem::file_size(log, ec);
+    if (!ec && size > min_size) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  kill(pid, sig);
+  if (twice) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    kill(pid, sig);
+  }
+  int status = 0;
+  // Bounded wait for the exit: the run stops at the next frame boundary.
+  for (int i = 0; i < 600; ++i) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  return -1;
+}
+
+void expect_clean_interrupt(int sig, const std::string& name, int code) {
+  const std::string base = "sig_" + name;
+  const int exit_code = interrupt_sample("--headless --frames 100000 --quiet --log " + base + ".csv --trace " + base +
+                                             ".json",
+                                         base + ".csv", base + ".err", sig);
+  EXPECT_EQ(exit_code, code);
+  const std::string err = slurp(base + ".err");
+  const std::string prefix = "bouncing_balls: interrupted (" + name + "): ";
+  ASSERT_EQ(err.rfind(prefix, 0), 0u) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << "one line: " << err;
+  const long long frames = std::stoll(err.substr(prefix.size()));
+  EXPECT_NE(err.find(" frames logged\n"), std::string::npos) << err;
+
+  // The log: a header and one whole row per logged frame, the last one ending in a newline.
+  const std::string text = slurp(base + ".csv");
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n') << "the last row is whole";
+  const auto rows = read_csv(base + ".csv");
+  ASSERT_GT(rows.size(), 2u);
+  EXPECT_EQ(static_cast<long long>(rows.size()) - 1, frames) << "the line counts what was logged";
+  for (const auto& row : rows) EXPECT_EQ(row.size(), rows[0].size());
+  EXPECT_EQ(rows.back()[0], std::to_string(frames - 1)) << "frames 0..N-1, none missing at the end";
+
+  // The trace is closed and valid JSON with a frame slice per logged frame; the sidecar exists.
+  const auto trace = nlohmann::json::parse(slurp(base + ".json"));
+  long long slices = 0;
+  for (const auto& e : trace.at("traceEvents"))
+    if (e.at("name").get<std::string>().rfind("frame ", 0) == 0) ++slices;
+  EXPECT_EQ(slices, frames);
+  const auto meta = nlohmann::json::parse(slurp(base + ".meta.json"));
+  EXPECT_EQ(meta.at("application"), "bouncing_balls");
+  EXPECT_EQ(meta.at("summary").at("frames").get<double>() > 0, true);
+}
+
+}  // namespace
+
+TEST(VulkanSample, SigintEndsTheRunWithEverythingLogged) { expect_clean_interrupt(SIGINT, "SIGINT", 130); }
+TEST(VulkanSample, SigtermEndsTheRunWithEverythingLogged) { expect_clean_interrupt(SIGTERM, "SIGTERM", 143); }
+
+TEST(VulkanSample, ASecondSigintExitsAtOnce) {
+  // Renders of 1.5 s of CPU work: the first SIGINT waits for the frame boundary, the second
+  // (200 ms later) ends the process at once, so the "interrupted" line is never printed.
+  const int exit_code = interrupt_sample("--headless --frames 100 --quiet --render-load constant:1500 --log sig_twice.csv",
+                                         "sig_twice.csv", "sig_twice.err", SIGINT, 300, true);
+  EXPECT_EQ(exit_code, 130);
+  EXPECT_EQ(slurp("sig_twice.err"), "");
+}
+
+TEST(VulkanSample, TwoOutputsNamingOneFileIsAUsageError) {
+  RunResult r = run("--headless --frames 3 --log same.csv --trace same.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "bouncing_balls: --log and --trace name the same file 'same.csv'\n");
+  r = run("--headless --frames 3 --log same.csv --trace ./same.meta.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "bouncing_balls: --trace and the sidecar of --log name the same file 'same.meta.json'\n");
+  r = run("--headless --frames 3 --log same.csv --capture same.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "bouncing_balls: --log and --capture name the same file 'same.csv'\n");
+}
+
+/// The sample's stderr only (stdout discarded) and its exit status.
+RunResult run_stderr(const std::string& args) {
+  const std::string cmd = std::string{FP_SAMPLE} + " " + args + " 2>&1 >/dev/null";
+  RunResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, pipe)) r.output += buf;
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(VulkanSample, UnwritableOutputsFailBeforeTheRunWithTheirCause) {
+  // The capture is checked before any frame is rendered, on stderr (stdout discarded here).
+  std::filesystem::remove("early.csv");
+  RunResult r = run_stderr("--headless --frames 3 --log early.csv --capture /nonexistent-dir/x.ppm");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "bouncing_balls: cannot write capture '/nonexistent-dir/x.ppm': No such file or directory\n");
+  EXPECT_FALSE(std::filesystem::exists("early.csv")) << "nothing was started";
+  r = run_stderr("--headless --frames 3 --trace .");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "bouncing_balls: cannot write trace '.': Is a directory\n");
+  r = run_stderr("--headless --frames 3 --log /nonexistent-dir/run.csv");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "bouncing_balls: cannot write log '/nonexistent-dir/run.csv': No such file or directory\n");
+}
+
+TEST(VulkanSample, AFullDiskKeepsEveryWholeRowAndTheSidecar) {
+  // A file size limit (ulimit -f, 512-byte blocks in sh) stands in for a full disk: write()
+  // fails with EFBIG part way through a flush.
+  std::filesystem::remove("full.csv");
+  const std::string cmd = "trap '' XFSZ; ulimit -f 40; exec " + std::string{FP_SAMPLE} +
+                          " --headless --frames 100000 --quiet --log full.csv 2>&1 >/dev/null";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+  const int status = pclose(pipe);
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_EQ(out, "bouncing_balls: writing 'full.csv' failed: File too large\n");
+  const std::string text = slurp("full.csv");
+  ASSERT_GT(text.size(), 1000u);
+  EXPECT_LE(text.size(), 40u * 512u);
+  EXPECT_EQ(text.back(), '\n') << "the last row is whole";
+  const auto rows = read_csv("full.csv");
+  for (const auto& row : rows) EXPECT_EQ(row.size(), rows[0].size());
+  const auto meta = nlohmann::json::parse(slurp("full.meta.json"));
+  EXPECT_EQ(meta.at("application"), "bouncing_balls");
 }

@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
     if (!in) return usage_error("cannot read '" + path + "'");
     try {
       logs.push_back(pacer::read_native_log(in, path));
+      for (const auto& w : logs.back().warnings) std::fprintf(stderr, "pacer-report: warning: %s\n", w.c_str());
     } catch (const pacer::LogParseError& e) {
       return usage_error(e.what());
     }

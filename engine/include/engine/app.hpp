@@ -13,6 +13,9 @@
 // Keys: Esc quits, Space toggles interpolation, P cycles policies, +/- change the load.
 // Exit codes: 0 success, 1 runtime failure (no Vulkan, no device, no display, a log that
 // cannot be written, validation errors), with a one-line reason; logs are flushed.
+// SIGINT / SIGTERM end the run at the next frame boundary: the log holds every whole frame,
+// the sidecar is written, the trace closed, one line on stderr ("NAME: interrupted (SIGINT):
+// N frames logged"), exit 130 / 143. A second signal exits at once.
 #pragma once
 
 #include <string_view>

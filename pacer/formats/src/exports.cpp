@@ -1,5 +1,6 @@
 #include "pacer/exports.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "pacer/log_writer.hpp"
@@ -20,9 +21,34 @@ std::string_view presentmon_header() {
          "msBetweenDisplayChange";
 }
 
+namespace {
+
+/// The length of the valid UTF-8 sequence at s[i], 0 if there is none.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  std::size_t n = 0;
+  unsigned min = 0;
+  if (c >= 0xC2 && c <= 0xDF) n = 2, min = 0x80;
+  else if (c >= 0xE0 && c <= 0xEF) n = 3, min = 0x800;
+  else if (c >= 0xF0 && c <= 0xF4) n = 4, min = 0x10000;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  auto cp = static_cast<unsigned>(c & (0x7F >> n));
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+}  // namespace
+
 std::string json_string(std::string_view s) {
   std::string out = "\"";
-  for (const char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -30,16 +56,25 @@ std::string json_string(std::string_view s) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
           out += buf;
-        } else {
+        } else if (static_cast<unsigned char>(c) < 0x80) {
           out += c;
+        } else if (const std::size_t n = utf8_length(s, i); n > 0) {
+          out.append(s.substr(i, n));
+          i += n - 1;
+        } else {
+          out += "\\ufffd";  // not UTF-8: the replacement character keeps the JSON valid
         }
     }
   }
   return out + "\"";
+}
+
+std::string json_number(double value, int digits) {
+  return std::isfinite(value) ? format_fixed(value, digits) : std::string{"null"};
 }
 
 namespace {
@@ -151,7 +186,7 @@ void ChromeTraceWriter::write(const FrameRecord& r) {
           ",\"dur\":" + us(dur) + (args.empty() ? "" : ",\"args\":{" + args + "}") + "}");
   };
   slice("frame " + frame, r.cpu_start, end - r.cpu_start,
-        "\"alpha\":" + format_fixed(r.alpha, 6) + ",\"interval_ms\":" + format_fixed(to_ms(r.interval), 6) +
+        "\"alpha\":" + json_number(r.alpha, 6) + ",\"interval_ms\":" + json_number(to_ms(r.interval), 6) +
             ",\"sim_steps\":" + std::to_string(r.sim_steps) + ",\"events\":" + json_string(format_events(r.events)));
   slice("render", r.cpu_start, r.render, "");
   if (r.update > Nanos::zero()) slice("update x" + std::to_string(r.sim_steps), r.cpu_start + r.render, r.update, "");
@@ -160,15 +195,15 @@ void ChromeTraceWriter::write(const FrameRecord& r) {
     event("{\"name\":" + json_string(format_events(r.events)) + ",\"cat\":\"interval\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"ts\":" +
           us(r.cpu_start) + "}");
   event("{\"name\":\"interval_ms\",\"ph\":\"C\",\"pid\":1,\"ts\":" + us(r.cpu_start) + ",\"args\":{\"interval\":" +
-        format_fixed(to_ms(r.interval), 6) + "}}");
+        json_number(to_ms(r.interval), 6) + "}}");
   const Nanos shown = shown_time(r);
   if (last_shown_) {
     const double frame_ms = to_ms(shown - *last_shown_);
     event("{\"name\":\"frame_ms\",\"ph\":\"C\",\"pid\":1,\"ts\":" + us(shown) + ",\"args\":{\"frame\":" +
-          format_fixed(frame_ms, 6) + "}}");
+          json_number(frame_ms, 6) + "}}");
     if (stutter_.add(frame_ms))
       event("{\"name\":\"stutter\",\"cat\":\"stutter\",\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":1,\"ts\":" + us(shown) +
-            ",\"args\":{\"frame_ms\":" + format_fixed(frame_ms, 3) + "}}");
+            ",\"args\":{\"frame_ms\":" + json_number(frame_ms, 3) + "}}");
   }
   last_shown_ = shown;
 }
@@ -194,7 +229,7 @@ void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* s
     out << ",\n  \"measured\": {";
     for (std::size_t i = 0; i < info.measured.size(); ++i)
       out << (i == 0 ? "\n    " : ",\n    ") << json_string(info.measured[i].first) << ": "
-          << format_fixed(info.measured[i].second, 6);
+          << json_number(info.measured[i].second, 6);
     out << "\n  }";
   }
   if (summary) {
@@ -212,7 +247,7 @@ void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* s
         {"sim_steps", static_cast<double>(m.sim_steps)}, {"dropped_ms", m.dropped_ms}};
     out << ",\n  \"summary\": {";
     for (std::size_t i = 0; i < std::size(fields); ++i)
-      out << (i == 0 ? "\n    " : ",\n    ") << json_string(fields[i].first) << ": " << format_fixed(fields[i].second, 6);
+      out << (i == 0 ? "\n    " : ",\n    ") << json_string(fields[i].first) << ": " << json_number(fields[i].second, 6);
     out << "\n  }";
   }
   out << "\n}\n";

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include "pacer/log_writer.hpp"
 
@@ -24,14 +25,37 @@ std::vector<std::string> split_csv(const std::string& line) {
   return cells;
 }
 
+/// A cell quoted in an error: at most 40 characters, control characters (a NUL) as '?'.
+std::string quoted(const std::string& text) {
+  std::string out = text.substr(0, 40);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20) c = '?';
+  return "'" + out + (text.size() > 40 ? "...'" : "'");
+}
+
 /// A number cell; `column` and `where` (file:line: ) word the error.
 double parse_number(const std::string& text, std::string_view column, const std::string& where) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
-    throw LogParseError(where + "column " + std::string(column) + ": '" + text + "' is not a number");
+    throw LogParseError(where + "column " + std::string(column) + ": " + quoted(text) + " is not a number");
   return v;
 }
+
+/// A time in ms: finite (parse_number), within +-max_log_ms, and >= 0 where `non_negative`.
+double parse_time(const std::string& text, std::string_view column, const std::string& where, bool non_negative) {
+  const double v = parse_number(text, column, where);
+  if (non_negative && v < 0)
+    throw LogParseError(where + "column " + std::string(column) + ": " + quoted(text) + " is negative");
+  if (std::abs(v) > max_log_ms)
+    throw LogParseError(where + "column " + std::string(column) + ": " + quoted(text) + " is beyond 1e9 ms");
+  return v;
+}
+
+/// A torn row: thrown inside read_native_log, a warning if it is the last row.
+struct TornRow : LogParseError {
+  using LogParseError::LogParseError;
+};
 
 }  // namespace
 
@@ -40,6 +64,7 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
   const std::string src{source};
   std::string line;
   if (!std::getline(in, line)) throw LogParseError(src + ":1: empty log (no header line)");
+  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
   const auto header = split_csv(line);
   std::array<std::size_t, 18> col{};
   const auto wanted = native_columns();
@@ -54,18 +79,46 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
   const std::size_t load_col = optional_col("load_ms");
   const std::size_t planned_col = optional_col("present_planned_ms");
   const std::size_t issued_col = optional_col("present_issued_ms");
+  std::optional<double> last_start;
+  std::optional<std::int64_t> last_frame;
   for (std::size_t number = 2; std::getline(in, line); ++number) {
     if (line.empty() || line == "\r") continue;
+    const bool unterminated = in.eof();  // the file ends without this row's newline
     const auto cells = split_csv(line);
     const std::string where = src + ":" + std::to_string(number) + ": ";
-    if (cells.size() != header.size())
-      throw LogParseError(where + "expected " + std::to_string(header.size()) + " fields, found " +
-                          std::to_string(cells.size()));
+    try {
+      if (cells.size() != header.size())
+        throw TornRow(where + "expected " + std::to_string(header.size()) + " fields, found " +
+                      std::to_string(cells.size()));
+      if (unterminated) throw TornRow(where + "the row has no end of line");
+    } catch (const TornRow& e) {
+      // Only the last row of a file can be cut by a writer that stopped.
+      bool last = true;
+      for (std::string rest; std::getline(in, rest);)
+        if (!rest.empty() && rest != "\r") last = false;
+      if (!last || cells.size() > header.size()) throw LogParseError(e.what());
+      log.warnings.push_back(where + "torn last row ignored (" +
+                             std::string{std::string_view{e.what()}.substr(where.size())} + ")");
+      break;
+    }
     auto cell = [&](std::size_t c) -> const std::string& { return cells[col[c]]; };
     auto num = [&](std::size_t c) { return parse_number(cell(c), wanted[c], where); };
-    auto ms = [&](std::size_t c) { return from_ms(num(c)); };
+    auto time = [&](std::size_t c) { return parse_time(cell(c), wanted[c], where, false); };
+    auto duration = [&](std::size_t c) { return parse_time(cell(c), wanted[c], where, true); };
+    auto ms = [&](std::size_t c) { return from_ms(time(c)); };
+    auto count = [&](std::size_t c) {
+      const double v = num(c);
+      if (v < 0 || v > 1e15 || v != std::floor(v))
+        throw LogParseError(where + "column " + std::string(wanted[c]) + ": " + quoted(cell(c)) +
+                            " is not a count (a whole number from 0 to 1e15)");
+      return static_cast<std::int64_t>(v);
+    };
     FrameRecord r;
-    r.frame = static_cast<std::int64_t>(num(0));
+    r.frame = count(0);
+    if (last_frame && r.frame <= *last_frame)
+      throw LogParseError(where + "column frame: rows out of order (frame " + std::to_string(r.frame) + " after " +
+                          std::to_string(*last_frame) + ")");
+    last_frame = r.frame;
     const std::string& policy = cell(1);
     auto known = std::find(log.policy_names.begin(), log.policy_names.end(), policy);
     if (known == log.policy_names.end()) {
@@ -75,15 +128,20 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
     r.policy = *known;
     const auto source_kind = parse_timing_source(cell(2));
     if (!source_kind)
-      throw LogParseError(where + "column timing_source: '" + cell(2) + "' is not virtual, cpu or present_wait");
+      throw LogParseError(where + "column timing_source: " + quoted(cell(2)) + " is not virtual, cpu or present_wait");
     r.timing_source = *source_kind;
-    r.cpu_start = ms(3);
+    const double start = time(3);
+    if (last_start && start < *last_start)
+      throw LogParseError(where + "column cpu_start_ms: rows out of order (" + cell(3) + " ms is before the previous row's " +
+                          format_fixed(*last_start, 6) + " ms)");
+    last_start = start;
+    r.cpu_start = from_ms(start);
     r.planned_start = ms(4);
-    r.interval = ms(5);
-    r.render = ms(6);
-    r.sim_steps = static_cast<std::int64_t>(num(7));
-    r.update = ms(8);
-    r.pacer_wait = ms(9);
+    r.interval = from_ms(duration(5));
+    r.render = from_ms(duration(6));
+    r.sim_steps = count(7);
+    r.update = from_ms(duration(8));
+    r.pacer_wait = from_ms(duration(9));
     r.present = ms(10);
     if (cell(11) != "NA") r.display = ms(11);
     r.sim_previous = ms(12);
@@ -91,15 +149,16 @@ NativeLog read_native_log(std::istream& in, std::string_view source) {
     r.alpha = num(14);
     r.animation_time = ms(15);
     const auto events = parse_events(cell(16));
-    if (!events) throw LogParseError(where + "column interval_event: '" + cell(16) + "' is not an event list");
+    if (!events) throw LogParseError(where + "column interval_event: " + quoted(cell(16)) + " is not an event list");
     r.events = *events;
-    r.dropped = ms(17);
-    if (load_col != header.size() && cells[load_col] != "NA") r.load_ms = parse_number(cells[load_col], "load_ms", where);
+    r.dropped = from_ms(duration(17));
+    if (load_col != header.size() && cells[load_col] != "NA")
+      r.load_ms = parse_time(cells[load_col], "load_ms", where, true);
     if (planned_col != header.size() && cells[planned_col] != "NA")
-      r.present_planned = from_ms(parse_number(cells[planned_col], "present_planned_ms", where));
+      r.present_planned = from_ms(parse_time(cells[planned_col], "present_planned_ms", where, false));
     // Older logs have no issue time: the present call's return is the best they know.
     r.present_issued = issued_col != header.size() && cells[issued_col] != "NA"
-                           ? from_ms(parse_number(cells[issued_col], "present_issued_ms", where))
+                           ? from_ms(parse_time(cells[issued_col], "present_issued_ms", where, false))
                            : r.present;
     log.records.push_back(r);
   }

@@ -1,7 +1,12 @@
 #include "pacer/log_writer.hpp"
 
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
 
 namespace pacer {
 
@@ -39,16 +44,88 @@ NativeLogWriter::NativeLogWriter(std::ostream& out) : out_{out} {
   out_ << ",load_ms,present_planned_ms,present_issued_ms\n";
 }
 
+std::string format_native_row(const FrameRecord& r) {
+  std::string row;
+  row.reserve(256);
+  row += std::to_string(r.frame);
+  row += ',';
+  row += r.policy;
+  row += ',';
+  row += to_string(r.timing_source);
+  for (const Nanos t : {r.cpu_start, r.planned_start, r.interval, r.render}) (row += ',') += format_ms(t);
+  (row += ',') += std::to_string(r.sim_steps);
+  for (const Nanos t : {r.update, r.pacer_wait, r.present}) (row += ',') += format_ms(t);
+  (row += ',') += r.display ? format_ms(*r.display) : std::string{"NA"};
+  (row += ',') += format_ms(r.sim_previous);
+  (row += ',') += format_ms(r.sim_current);
+  (row += ',') += format_fixed(r.alpha, 6);
+  (row += ',') += format_ms(r.animation_time);
+  (row += ',') += format_events(r.events);
+  (row += ',') += format_ms(r.dropped);
+  (row += ',') += r.load_ms ? format_fixed(*r.load_ms, 6) : std::string{"NA"};
+  (row += ',') += r.present_planned ? format_ms(*r.present_planned) : std::string{"NA"};
+  (row += ',') += format_ms(r.present_issued);
+  row += '\n';
+  return row;
+}
+
 void NativeLogWriter::write(const FrameRecord& r) {
-  out_ << r.frame << ',' << r.policy << ',' << to_string(r.timing_source) << ',' << format_ms(r.cpu_start) << ','
-       << format_ms(r.planned_start) << ',' << format_ms(r.interval) << ',' << format_ms(r.render) << ','
-       << r.sim_steps << ',' << format_ms(r.update) << ',' << format_ms(r.pacer_wait) << ','
-       << format_ms(r.present) << ',' << (r.display ? format_ms(*r.display) : std::string{"NA"}) << ','
-       << format_ms(r.sim_previous) << ',' << format_ms(r.sim_current) << ',' << format_fixed(r.alpha, 6) << ','
-       << format_ms(r.animation_time) << ',' << format_events(r.events) << ',' << format_ms(r.dropped) << ',';
-  out_ << (r.load_ms ? format_fixed(*r.load_ms, 6) : std::string{"NA"}) << ','
-       << (r.present_planned ? format_ms(*r.present_planned) : std::string{"NA"}) << ',' << format_ms(r.present_issued)
-       << '\n';
+  const std::string row = format_native_row(r);
+  out_.write(row.data(), static_cast<std::streamsize>(row.size()));
+}
+
+// ---------------------------------------------------------------- RecordFile
+
+RecordFile::RecordFile(std::string path, std::string_view what) : path_{std::move(path)} {
+  if (path_.empty()) throw std::runtime_error("cannot write " + std::string{what} + ": the file name is empty");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path_, ec))
+    throw std::runtime_error("cannot write " + std::string{what} + " '" + path_ + "': Is a directory");
+  errno = 0;
+  file_ = std::fopen(path_.c_str(), "wb");
+  if (!file_) {
+    const int err = errno;
+    throw std::runtime_error("cannot write " + std::string{what} + " '" + path_ +
+                             "': " + (err != 0 ? std::strerror(err) : "cannot open"));
+  }
+  std::setvbuf(file_, nullptr, _IONBF, 0);  // RecordFile batches; fwrite goes straight to the file
+}
+
+RecordFile::~RecordFile() {
+  if (file_) std::fclose(file_);
+}
+
+void RecordFile::commit() {
+  std::string text = staging_.str();
+  if (text.empty()) return;
+  staging_.str({});
+  if (failed_) return;
+  committed_ += text;
+  ends_.push_back(committed_.size());
+}
+
+void RecordFile::flush() {
+  if (failed_ || committed_.empty()) return;
+  errno = 0;
+  const std::size_t done = std::fwrite(committed_.data(), 1, committed_.size(), file_);
+  if (done == committed_.size()) {
+    written_ += done;
+    committed_.clear();
+    ends_.clear();
+    return;
+  }
+  const int err = errno;
+  failed_ = true;
+  // Keep the whole records that reached the file, cut the torn one.
+  std::size_t whole = 0;
+  for (const std::size_t end : ends_)
+    if (end <= done) whole = end;
+  written_ += whole;
+  committed_.clear();
+  ends_.clear();
+  std::error_code ec;
+  std::filesystem::resize_file(path_, written_, ec);
+  throw std::runtime_error("writing '" + path_ + "' failed: " + (err != 0 ? std::strerror(err) : "short write"));
 }
 
 }  // namespace pacer

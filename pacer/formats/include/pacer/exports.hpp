@@ -78,7 +78,11 @@ class ChromeTraceWriter final : public FrameLogSink {
 /// (the metrics of pacer/stats.hpp) only when given.
 void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* summary = nullptr);
 
-/// A JSON string literal with escaping.
+/// A JSON string literal with escaping: control characters as \uXXXX, bytes that are not
+/// UTF-8 as \ufffd, so any input gives valid JSON.
 std::string json_string(std::string_view s);
+
+/// A JSON number with `digits` decimals; null for NaN and infinities (JSON has none).
+std::string json_number(double value, int digits);
 
 }  // namespace pacer

@@ -8,8 +8,12 @@
 //   log.write(record);                         // one row per FrameRecord
 #pragma once
 
+#include <cstdint>
+#include <cstdio>
 #include <ostream>
 #include <span>
+#include <sstream>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -34,11 +38,51 @@ class NativeLogWriter {
  public:
   /// Writes the header line at once.
   explicit NativeLogWriter(std::ostream& out);
+  /// One row, formatted whole and written in one call (a failing stream never gets half).
   void write(const FrameRecord& r);
   void flush() { out_.flush(); }
 
  private:
   std::ostream& out_;
+};
+
+/// One native row with its newline, as NativeLogWriter writes it.
+std::string format_native_row(const FrameRecord& r);
+
+/// An output file written in whole records, so a full disk never leaves a torn one:
+///
+///   pacer::RecordFile file{"run.csv", "log"};   // throws "cannot write log 'run.csv': <strerror>"
+///   pacer::NativeLogWriter log{file.stream()};  // text goes to a staging buffer
+///   file.commit();                              // after each whole record (the header too)
+///   file.flush();                               // writes the committed records
+///
+/// flush() writes what was committed; when the write fails (ENOSPC, EFBIG, EIO) the file is
+/// cut back to its last whole record (std::filesystem::resize_file) and it throws
+/// std::runtime_error "writing 'run.csv' failed: No space left on device". Later calls do
+/// nothing. Uncommitted text is never written.
+class RecordFile {
+ public:
+  RecordFile(std::string path, std::string_view what);
+  ~RecordFile();
+  RecordFile(const RecordFile&) = delete;
+  RecordFile& operator=(const RecordFile&) = delete;
+
+  std::ostream& stream() { return staging_; }
+  /// Marks the end of a whole record: what stream() holds becomes writable.
+  void commit();
+  void flush();
+  /// Bytes on disk after the last successful flush (always a whole record boundary).
+  std::uint64_t bytes_written() const { return written_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  std::ostringstream staging_;
+  std::string committed_;
+  std::vector<std::size_t> ends_;  ///< record ends inside committed_
+  std::uint64_t written_ = 0;
+  bool failed_ = false;
 };
 
 }  // namespace pacer
