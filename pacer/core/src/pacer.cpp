@@ -120,8 +120,15 @@ void Pacer::expect(std::string_view call, std::initializer_list<Stage> allowed) 
                          ", frame " + std::to_string(next_frame_ - 1) + ")");
 }
 
+Nanos Pacer::monotonic(Nanos now) {
+  if (now < latest_) return latest_;  // a clock that stepped back: time holds
+  latest_ = now;
+  return now;
+}
+
 FramePlan Pacer::begin_frame(Nanos now) {
   expect("begin_frame()", {Stage::idle, Stage::rendered, Stage::wait, Stage::decided});
+  now = monotonic(now);
   stage_ = Stage::render;
   if (open_) close_frame(now);
   FrameRecord fresh{};
@@ -151,6 +158,7 @@ FramePlan Pacer::begin_frame(Nanos now) {
 void Pacer::end_render(Nanos now) {
   expect("end_render()", {Stage::render});
   stage_ = Stage::rendered;
+  now = monotonic(now);
   record_.render = now - record_.cpu_start;
   if (!presentation_set_) record_.present = record_.present_issued = now;
   on_end_render(now);
@@ -159,6 +167,7 @@ void Pacer::end_render(Nanos now) {
 
 Action Pacer::next(Nanos now) {
   expect("next()", {Stage::rendered, Stage::wait});
+  now = monotonic(now);
   if (waiting_) {
     record_.pacer_wait += now - mark_;
     waiting_ = false;
@@ -179,6 +188,7 @@ Action Pacer::next(Nanos now) {
 void Pacer::end_update(Nanos now) {
   expect("end_update()", {Stage::update});
   stage_ = Stage::rendered;
+  now = monotonic(now);
   if (updating_) {
     record_.update += now - mark_;
     ++record_.sim_steps;
@@ -190,12 +200,16 @@ void Pacer::end_update(Nanos now) {
 
 void Pacer::hold_present(Nanos from, Nanos woke) {
   expect("hold_present()", {Stage::rendered, Stage::wait, Stage::decided});
+  from = monotonic(from);
+  woke = monotonic(woke);
   if (woke > from) record_.pacer_wait += woke - from;
   if (record_.present_planned) on_observe_wake(*record_.present_planned, woke);
 }
 
 void Pacer::set_presentation(Nanos issued, Nanos returned, std::optional<Nanos> display, TimingSource source) {
   expect("set_presentation()", {Stage::rendered, Stage::wait, Stage::decided});
+  issued = monotonic(issued);
+  returned = monotonic(returned);
   record_.present_issued = issued;
   record_.present = returned;
   record_.display = display;
@@ -216,6 +230,7 @@ std::optional<FrameRecord> Pacer::take_record() {
 
 void Pacer::finish(Nanos now) {
   stage_ = Stage::idle;
+  now = monotonic(now);
   if (open_) close_frame(now);
 }
 

@@ -25,6 +25,11 @@
 // pacer::FrameDriver (pacer/frame_driver.hpp) runs exactly this order for a loop that
 // implements pacer::FrameHost; the engine's loop and the simulator both use it.
 //
+// Time passed to the protocol calls never goes backwards for the policy: an earlier time
+// than one already seen (a clock stepped back) is taken as the latest one, so records
+// never hold negative durations and no policy sees a frame end in its past. A step forward
+// is a stall: the stall clamp (discard) and the step cap bound the updates it causes.
+//
 // Rules every policy keeps (tests check them): alpha in (0, 1] for the adaptive
 // policies and [0, 1) for the accumulator baselines; simulated + pending +
 // dropped == elapsed exactly; the same times give the same plans; updates per
@@ -218,10 +223,13 @@ class Pacer {
   enum class Stage { idle, render, rendered, update, wait, decided };
   /// With checks on: throws std::logic_error unless the stage is one of `allowed`.
   void expect(std::string_view call, std::initializer_list<Stage> allowed) const;
+  /// `now`, or the latest time seen when `now` is earlier (a clock stepped backwards).
+  Nanos monotonic(Nanos now);
 
   std::string_view name_;
   bool checks_ = protocol_checks_default();
   Stage stage_ = Stage::idle;
+  Nanos latest_{Nanos::min()};  ///< the latest time passed to the protocol
   FrameRecord record_{};
   std::optional<FrameRecord> completed_;
   std::int64_t next_frame_ = 0;
