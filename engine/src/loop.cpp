@@ -9,7 +9,7 @@ namespace engine {
 class Loop::Host final : public pacer::FrameHost {
  public:
   explicit Host(Loop& loop) : loop_{loop} {}
-  Nanos now() override { return loop_.clock_.now(); }
+  Nanos now() override { return loop_.now(); }
   bool acquire() override { return loop_.target_.acquire(); }
   bool wait_until_ready() override { return loop_.target_.wait_until_ready(); }
   void render(const pacer::FramePlan& plan) override {
@@ -20,13 +20,19 @@ class Loop::Host final : public pacer::FrameHost {
     // finished first, as part of its render (the policy's render estimate includes it).
     if (plan.present_at >= Nanos::zero()) loop_.target_.wait_drawn();
   }
-  pacer::PresentResult present(std::int64_t frame) override { return loop_.target_.present(frame); }
+  pacer::PresentResult present(std::int64_t frame) override {
+    pacer::PresentResult shown = loop_.target_.present(frame);
+    if (shown.display) *shown.display += loop_.offset_;  // the clock's time -> the loop's
+    return shown;
+  }
   void update(Nanos step) override { loop_.scene_.fixed_update(step); }
-  void wait_until(Nanos deadline) override { loop_.waiter_.wait_until(deadline); }
+  // The waiter waits on the clock itself: the loop's deadline less the offset.
+  void wait_until(Nanos deadline) override { loop_.waiter_.wait_until(deadline - loop_.offset_); }
   pacer::TimingSource timing_source() const override { return loop_.target_.timing_source(); }
   bool reports_display() const override { return loop_.target_.reports_display(); }
   void poll_displays(const std::function<void(std::int64_t, Nanos)>& sink) override {
-    loop_.target_.drain_displayed(sink);
+    const Nanos offset = loop_.offset_;
+    loop_.target_.drain_displayed([&](std::int64_t frame, Nanos shown) { sink(frame, shown + offset); });
   }
   std::optional<double> load_ms() const override {
     if (const double load = loop_.scene_.load_ms(); load > 0) return load;
@@ -45,10 +51,34 @@ Loop::Loop(const Clock& clock, Waiter& waiter, FrameTarget& target, Scene& scene
 
 Loop::~Loop() = default;
 
+Nanos Loop::now() {
+  Nanos t = clock_.now() + offset_;
+  if (t < latest_) {
+    // The clock stepped backwards: the loop's time holds (the step becomes a zero-length
+    // gap) and goes on from there; the waiter's deadlines move with it.
+    offset_ += latest_ - t;
+    t = latest_;
+    ++clock_steps_back_;
+  }
+  latest_ = t;
+  return t;
+}
+
 RunResult Loop::run(const RunLimits& limits) {
   if (!pacer_ && !next_pacer_) throw std::logic_error("engine::Loop::run: no pacer set");
+  try {
+    return run_frames(limits);
+  } catch (...) {
+    // A renderer fault (device or surface lost) or a throwing hook: the frames already
+    // presented still reach on_record before the exception goes on (the open one does not).
+    driver_->flush_presented();
+    throw;
+  }
+}
+
+RunResult Loop::run_frames(const RunLimits& limits) {
   RunResult result;
-  const Nanos start = clock_.now();
+  const Nanos start = now();
   std::int64_t frames_this_run = 0;
   for (;;) {
     if (poll && !poll()) {
@@ -66,13 +96,13 @@ RunResult Loop::run(const RunLimits& limits) {
     if (on_presented) on_presented(driver_->plan());
     ++frames_this_run;
     const bool frames_done = limits.max_frames > 0 && frames_this_run >= limits.max_frames;
-    const bool time_done = limits.max_duration > Nanos::zero() && clock_.now() - start >= limits.max_duration;
+    const bool time_done = limits.max_duration > Nanos::zero() && now() - start >= limits.max_duration;
     if (frames_done || time_done) break;
     driver_->run_actions();
   }
   driver_->finish();
   result.frames = frames_this_run;
-  result.duration = clock_.now() - start;
+  result.duration = now() - start;
   return result;
 }
 

@@ -13,8 +13,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "capture.hpp"
 #include "context.hpp"
@@ -36,6 +39,41 @@ struct FrameSlot {
   VkFence in_flight = VK_NULL_HANDLE;           ///< signalled when this slot's submit completes
   VkSemaphore image_available = VK_NULL_HANDLE;  ///< acquire -> submit (windowed only)
   Buffer instances;                              ///< host-visible Circle array
+};
+
+/// Test-only fault injection (renderer/README.md): FP_FAULT=device_lost@N, surface_lost@N,
+/// out_of_date@N or out_of_date_every makes the frame cycle report that VkResult at frame N
+/// (0-based: the frames drawn before it) as if the driver had returned it.
+struct Fault {
+  enum Kind { none, device_lost, surface_lost, out_of_date, out_of_date_every } kind = none;
+  std::int64_t frame = 0;
+
+  /// The fault FP_FAULT names; throws Error for a malformed value.
+  static Fault from_env() {
+    const char* env = std::getenv("FP_FAULT");
+    if (!env || !*env) return {};
+    const std::string_view text{env};
+    const auto bad = [&]() -> Error {
+      return Error{"FP_FAULT: expected device_lost@N, surface_lost@N, out_of_date@N or out_of_date_every, got '" +
+                   std::string{text} + "'"};
+    };
+    if (text == "out_of_date_every") return {out_of_date_every, 0};
+    const std::size_t at = text.find('@');
+    if (at == std::string_view::npos) throw bad();
+    const std::string_view name = text.substr(0, at), number = text.substr(at + 1);
+    Fault f;
+    if (name == "device_lost") f.kind = device_lost;
+    else if (name == "surface_lost") f.kind = surface_lost;
+    else if (name == "out_of_date") f.kind = out_of_date;
+    else throw bad();
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), f.frame);
+    if (ec != std::errc{} || end != number.data() + number.size() || f.frame < 0) throw bad();
+    return f;
+  }
+  /// True when `kind` is due at frame `n`.
+  bool hits(Kind k, std::int64_t n) const {
+    return kind == k && (k == out_of_date_every ? true : frame == n);
+  }
 };
 
 }  // namespace
@@ -71,6 +109,9 @@ struct Renderer::Impl {
 
   std::uint64_t last_present_id = 0;
   std::uint64_t first_present_id_of_swapchain = 1;
+
+  Fault fault;                  ///< FP_FAULT, read once at creation
+  std::int64_t frames_begun = 0;  ///< begin_frame() calls that returned true
 
   struct LastFrame {
     bool valid = false;
@@ -127,6 +168,12 @@ void Renderer::Impl::init(const RendererConfig& cfg, GLFWwindow* win) {
   if (cfg.headless && (cfg.width == 0 || cfg.height == 0))
     throw Error{"Renderer::create: headless size must be non-zero"};
   config.frames_in_flight = std::clamp(cfg.frames_in_flight, 1u, 4u);
+  fault = Fault::from_env();
+  if (fault.kind != Fault::none) {
+    if (!window && fault.kind != Fault::device_lost)
+      throw Error{"FP_FAULT: surface_lost and out_of_date need a window (only device_lost works headless)"};
+    spdlog::warn("renderer: FP_FAULT={} (test-only fault injection)", std::getenv("FP_FAULT"));
+  }
 
   ctx.init({cfg.validation, cfg.gpu_index, window});
   VkDevice device = ctx.device;
@@ -265,12 +312,16 @@ bool Renderer::Impl::begin_frame() {
     throw Error{phase == Phase::acquired ? "begin_frame: the previous frame was not drawn"
                                          : "begin_frame: the previous frame was not presented"};
   FrameSlot& s = slots[slot];
-  check(vkWaitForFences(ctx.device, 1, &s.in_flight, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  // FP_FAULT=device_lost@N: the wait for frame N's slot reports a lost device.
+  check(fault.hits(Fault::device_lost, frames_begun) ? VK_ERROR_DEVICE_LOST
+                                                     : vkWaitForFences(ctx.device, 1, &s.in_flight, VK_TRUE, UINT64_MAX),
+        "vkWaitForFences");
 
   if (!window) {
     status.kind = FrameStatus::ok;
     status.image_index = slot;
     phase = Phase::acquired;
+    ++frames_begun;
     return true;
   }
 
@@ -283,8 +334,11 @@ bool Renderer::Impl::begin_frame() {
   }
 
   std::uint32_t index = 0;
-  const VkResult r = vkAcquireNextImageKHR(ctx.device, swapchain.handle, UINT64_MAX, s.image_available,
-                                           VK_NULL_HANDLE, &index);
+  // FP_FAULT=surface_lost@N: frame N's acquire reports a lost surface (nothing acquired).
+  const VkResult r = fault.hits(Fault::surface_lost, frames_begun)
+                         ? VK_ERROR_SURFACE_LOST_KHR
+                         : vkAcquireNextImageKHR(ctx.device, swapchain.handle, UINT64_MAX, s.image_available,
+                                                 VK_NULL_HANDLE, &index);
   if (r == VK_ERROR_OUT_OF_DATE_KHR) {
     // No image was acquired and the semaphore will not be signalled, so skipping this frame
     // leaves nothing pending; the next begin_frame() recreates the swapchain first.
@@ -302,6 +356,7 @@ bool Renderer::Impl::begin_frame() {
   status.kind = FrameStatus::ok;
   status.image_index = index;
   phase = Phase::acquired;
+  ++frames_begun;
   return true;
 }
 
@@ -389,7 +444,14 @@ std::uint64_t Renderer::Impl::present() {
   info.swapchainCount = 1;
   info.pSwapchains = &swapchain.handle;
   info.pImageIndices = &image;
-  const VkResult r = vkQueuePresentKHR(ctx.queue, &info);
+  VkResult r = vkQueuePresentKHR(ctx.queue, &info);
+  // FP_FAULT=out_of_date@N / out_of_date_every: frame N's (every frame's) present, made,
+  // reports an out-of-date swapchain, as a resize does: the image was released and the
+  // semaphore waited on, exactly as the real error leaves them.
+  const std::int64_t frame = frames_begun - 1;
+  if (r == VK_SUCCESS &&
+      (fault.hits(Fault::out_of_date, frame) || fault.hits(Fault::out_of_date_every, frame)))
+    r = VK_ERROR_OUT_OF_DATE_KHR;
   if (r == VK_ERROR_OUT_OF_DATE_KHR) {
     // Not shown, but the semaphore wait still executes (the spec says so for this error) and
     // the image is released: recreate before the next frame. Nothing to wait on: id 0.

@@ -3,6 +3,8 @@
 // switches, interpolation toggle, minimized windows, quitting).
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "engine/loop.hpp"
@@ -177,4 +179,107 @@ TEST(Loop, DisplayTimesReachTheLogAndThePacer) {
     EXPECT_EQ(records[i].timing_source, pacer::TimingSource::present_wait);
   }
   EXPECT_FALSE(records.back().display.has_value()) << "the run ended before the last frame was shown";
+}
+
+// ---------------------------------------------------------------- clock jumps (issue 10)
+
+namespace {
+
+/// Every policy through the loop on a manual clock that the render hook steps backwards
+/// by 5 s at frame 30 and forward by 10 s at frame 60, with protocol checks on.
+struct JumpRun {
+  std::vector<pacer::FrameRecord> records;
+  RunResult result;
+  std::int64_t steps_back = 0;
+};
+
+JumpRun run_with_jumps(std::string_view policy) {
+  Rig rig;
+  int draws = 0;
+  rig.target.on_draw = [&] {
+    rig.clock.advance(3_ms);
+    ++draws;
+    if (draws == 30) rig.clock.set(rig.clock.now() - 5'000_ms);
+    if (draws == 60) rig.clock.advance(10'000_ms);
+  };
+  pacer::PolicyConfig cfg;
+  cfg.sim.step = 5_ms;
+  auto p = pacer::create_pacer(policy, cfg);
+  p->set_protocol_checks(true);  // the engine's loop keeps the protocol's order
+  rig.loop.set_pacer(std::move(p));
+  JumpRun out;
+  out.result = rig.loop.run({.max_frames = 100});
+  out.records = rig.records;
+  out.steps_back = rig.loop.clock_steps_back();
+  return out;
+}
+
+}  // namespace
+
+TEST(ClockJumps, BackwardsAndForwardStepsNeitherCrashNorBurstNorGoNegative) {
+  for (const std::string_view policy : pacer::policy_names()) {
+    SCOPED_TRACE(std::string{policy});
+    const JumpRun run = run_with_jumps(policy);
+    EXPECT_EQ(run.result.frames, 100);
+    ASSERT_EQ(run.records.size(), 100u);
+    EXPECT_EQ(run.steps_back, 1);
+    EXPECT_GE(run.result.duration, 10'000_ms) << "the forward step is real elapsed time";
+    const bool accumulator = policy.starts_with("accumulator");
+    const bool variable = policy == "variable";
+    for (std::size_t i = 0; i < run.records.size(); ++i) {
+      const pacer::FrameRecord& r = run.records[i];
+      EXPECT_GE(r.render, Nanos::zero()) << r.frame;
+      EXPECT_GE(r.update, Nanos::zero()) << r.frame;
+      EXPECT_GE(r.pacer_wait, Nanos::zero()) << r.frame;
+      EXPECT_GE(r.present, r.cpu_start) << r.frame;
+      EXPECT_GE(r.interval, Nanos::zero()) << r.frame;
+      EXPECT_GE(r.alpha, 0.0) << r.frame;
+      EXPECT_LE(r.alpha, 1.0) << r.frame;
+      if (i > 0) {
+        EXPECT_GE(r.cpu_start, run.records[i - 1].cpu_start) << r.frame;
+      }
+      // No burst: the step cap (8), or for the capless accumulator its 0.25 s clamp of 5 ms steps.
+      EXPECT_LE(r.sim_steps, accumulator ? 51 : variable ? 1 : 8) << r.frame;
+    }
+    // The forward step is a stall: the 10 s are dropped (discard debt), not simulated.
+    Nanos dropped{0};
+    for (const auto& r : run.records) dropped += r.dropped;
+    EXPECT_GE(dropped, 9'700_ms);
+  }
+}
+
+TEST(ClockJumps, TheLoopsTimeHoldsWhereTheClockSteppedBack) {
+  const JumpRun run = run_with_jumps("adaptive");
+  // Frame 29 rendered when the clock went back 5 s: the next frame starts a few ms after it,
+  // not 5 s before it, and not 5 s later either (the waiter's deadline moved with the clock).
+  const Nanos gap = run.records[30].cpu_start - run.records[29].cpu_start;
+  EXPECT_GE(gap, Nanos::zero());
+  EXPECT_LT(gap, 100_ms);
+}
+
+TEST(Loop, AThrowingTargetStillHandsOverThePresentedFrames) {
+  // A lost device: acquire throws at frame 20. Frames 0..19 were presented and reach
+  // on_record before the exception leaves run().
+  Rig rig;
+  int acquires = 0;
+  class Failing final : public FrameTarget {
+   public:
+    explicit Failing(int& n) : n_{n} {}
+    bool acquire() override {
+      if (n_++ == 20) throw std::runtime_error("vkWaitForFences failed: VK_ERROR_DEVICE_LOST");
+      return true;
+    }
+    void draw(const DrawList&) override {}
+    pacer::PresentResult present(std::int64_t) override { return {}; }
+
+   private:
+    int& n_;
+  } target{acquires};
+  std::vector<pacer::FrameRecord> records;
+  Loop loop{rig.clock, rig.waiter, target, rig.scene};
+  loop.on_record = [&](const pacer::FrameRecord& r) { records.push_back(r); };
+  loop.set_pacer(seed_pacer());
+  EXPECT_THROW(loop.run({.max_frames = 100}), std::runtime_error);
+  ASSERT_EQ(records.size(), 20u);
+  EXPECT_EQ(records.back().frame, 19);
 }

@@ -152,3 +152,32 @@ INSTANTIATE_TEST_SUITE_P(Policies, EveryPolicy, ::testing::ValuesIn(policy_names
                            for (char& c : n) c = c == '-' ? '_' : c;
                            return n;
                          });
+
+TEST_P(EveryPolicy, AClockSteppingBackwardsGivesNoNegativeDurations) {
+  // The protocol driven by hand with times that step back 2 s at frame 50 (no loop guard):
+  // the pacer takes the earlier times as its latest, so durations stay >= 0, alpha stays in
+  // range and the run goes on.
+  auto p = make_pacer(GetParam(), config());
+  Nanos now = 5_ms;
+  std::vector<FrameRecord> records;
+  for (std::int64_t f = 0; f < 120; ++f) {
+    p->begin_frame(now);
+    if (auto r = p->take_record()) records.push_back(*r);
+    now += 3_ms;
+    if (f == 50) now -= 2'000_ms;
+    p->end_render(now);
+    for (Action a = p->next(now); a.kind != ActionKind::render; a = p->next(now)) {
+      if (a.kind == ActionKind::update) p->end_update(now += 1_ms);
+      if (a.kind == ActionKind::wait) now = std::max(now, a.until);
+    }
+  }
+  ASSERT_EQ(records.size(), 119u);
+  for (const auto& r : records) {
+    EXPECT_GE(r.render, Nanos::zero()) << r.frame;
+    EXPECT_GE(r.update, Nanos::zero()) << r.frame;
+    EXPECT_GE(r.pacer_wait, Nanos::zero()) << r.frame;
+    EXPECT_GE(r.alpha, 0.0) << r.frame;
+    EXPECT_LE(r.alpha, 1.0) << r.frame;
+    EXPECT_LE(r.sim_steps, GetParam().starts_with("accumulator") ? 26 : 6) << r.frame;
+  }
+}

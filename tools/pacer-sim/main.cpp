@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -239,11 +240,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<std::string> policies = o.compare.empty() ? std::vector<std::string>{o.policy} : o.compare;
+  // An unknown name, or a config a policy refuses (min > max interval, ...): a usage error.
   for (const auto& name : policies) {
-    if (!pacer::make_pacer(name, o.config)) {
-      std::string names;
-      for (auto n : pacer::policy_names()) names += (names.empty() ? "" : ", ") + std::string(n);
-      std::fprintf(stderr, "pacer-sim: unknown policy '%s' (one of: %s)\n", name.c_str(), names.c_str());
+    try {
+      (void)pacer::create_pacer(name, o.config);
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "pacer-sim: %s\n", e.what());
       return 2;
     }
   }

@@ -13,6 +13,13 @@
 //   loop.set_pacer(pacer::make_pacer("adaptive", cfg));
 //   loop.on_record = [&](const pacer::FrameRecord& r) { log.write(r); };
 //   loop.run({.max_frames = 600});
+//
+// Clock jumps: the loop's time never goes backwards. A clock that steps back (a manual
+// clock in a test, a host clock set back) makes a zero-length gap and the loop goes on
+// from there (waits translated to the clock's own time); a step forward is a stall the
+// policies' stall clamp and step cap absorb (no burst of updates). A run that ends with an
+// exception (a lost device or surface) hands every frame already presented to on_record
+// first.
 #pragma once
 
 #include <functional>
@@ -60,8 +67,14 @@ class Loop {
 
   RunResult run(const RunLimits& limits);
 
+  /// The loop's time: the clock's, held where the clock stepped backwards.
+  Nanos now();
+  /// How many times the clock was seen stepping backwards.
+  std::int64_t clock_steps_back() const { return clock_steps_back_; }
+
  private:
   class Host;
+  RunResult run_frames(const RunLimits& limits);
 
   const Clock& clock_;
   Waiter& waiter_;
@@ -69,6 +82,9 @@ class Loop {
   Scene& scene_;
   std::unique_ptr<pacer::Pacer> pacer_, next_pacer_;
   bool interpolate_ = true;
+  Nanos offset_{0};                          ///< loop time - clock time (backward steps absorbed)
+  Nanos latest_{Nanos::min()};               ///< the latest loop time handed out
+  std::int64_t clock_steps_back_ = 0;
   DrawList draw_;
   std::unique_ptr<Host> host_;
   std::unique_ptr<pacer::FrameDriver> driver_;

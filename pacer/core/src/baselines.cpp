@@ -8,12 +8,30 @@ namespace {
 constexpr std::string_view accumulator_name(const AccumulatorConfig& c) {
   return c.target_interval > Nanos::zero() ? "accumulator-capped" : "accumulator";
 }
+
+/// `sim`, validated; `clamp_needed`: the loop clamps every frame time to stall_clamp, so
+/// 0 would stop the simulation.
+const FixedStepConfig& checked(const FixedStepConfig& sim, bool clamp_needed) {
+  validate(sim);
+  if (clamp_needed && sim.stall_clamp <= Nanos::zero())
+    detail::config_error("FixedStepConfig::stall_clamp", "> 0 for this policy", detail::format_value(sim.stall_clamp));
+  return sim;
+}
 }  // namespace
+
+void validate(const AccumulatorConfig& c) {
+  constexpr Nanos hour{3'600'000'000'000};
+  if (c.target_interval < Nanos::zero() || c.target_interval > hour)
+    detail::config_error("AccumulatorConfig::target_interval", ">= 0 and at most an hour",
+                         detail::format_value(c.target_interval));
+}
 
 // ---------------------------------------------------------------- accumulator
 
 AccumulatorPolicy::AccumulatorPolicy(AccumulatorConfig config, FixedStepConfig sim)
-    : Pacer{accumulator_name(config)}, config_{config}, sim_{sim}, interval_{config.target_interval} {}
+    : Pacer{accumulator_name(config)}, config_{config}, sim_{checked(sim, true)}, interval_{config.target_interval} {
+  validate(config);
+}
 
 TimeAccount AccumulatorPolicy::account() const {
   TimeAccount a;
@@ -81,7 +99,7 @@ Action AccumulatorPolicy::on_next(Nanos now) {
 // ---------------------------------------------------------------- flipcode
 
 FlipcodePolicy::FlipcodePolicy(FlipcodeConfig config, FixedStepConfig sim)
-    : Pacer{"flipcode"}, config_{config}, sim_{sim} {}
+    : Pacer{"flipcode"}, config_{config}, sim_{checked(sim, false)} {}
 
 TimeAccount FlipcodePolicy::account() const {
   TimeAccount a;
@@ -138,7 +156,7 @@ Action FlipcodePolicy::on_next(Nanos now) {
 
 // ---------------------------------------------------------------- variable
 
-VariablePolicy::VariablePolicy(FixedStepConfig sim) : Pacer{"variable"}, sim_{sim} {}
+VariablePolicy::VariablePolicy(FixedStepConfig sim) : Pacer{"variable"}, sim_{checked(sim, true)} {}
 
 TimeAccount VariablePolicy::account() const {
   TimeAccount a;

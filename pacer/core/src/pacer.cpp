@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <stdexcept>
 
 namespace pacer {
 
@@ -17,6 +19,41 @@ constexpr std::array<std::pair<unsigned, std::string_view>, 5> event_names{{
 }};
 
 }  // namespace
+
+namespace detail {
+
+void config_error(std::string_view what, std::string_view rule, std::string_view value) {
+  std::string message{what};
+  message += " must be ";
+  message += rule;
+  message += ", got ";
+  message += value;
+  throw std::invalid_argument(message);
+}
+
+std::string format_value(Nanos value) { return std::to_string(value.count()) + " ns"; }
+
+std::string format_value(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", value);
+  return buf;
+}
+
+std::string format_value(std::int64_t value) { return std::to_string(value); }
+
+}  // namespace detail
+
+void validate(const FixedStepConfig& c) {
+  using detail::config_error;
+  using detail::format_value;
+  constexpr Nanos hour{3'600'000'000'000};
+  if (c.step <= Nanos::zero() || c.step > hour)
+    config_error("FixedStepConfig::step", "> 0 and at most an hour", format_value(c.step));
+  if (c.max_steps_per_frame < 1)
+    config_error("FixedStepConfig::max_steps_per_frame", ">= 1", format_value(std::int64_t{c.max_steps_per_frame}));
+  if (c.stall_clamp < Nanos::zero())
+    config_error("FixedStepConfig::stall_clamp", ">= 0", format_value(c.stall_clamp));
+}
 
 std::string format_events(unsigned events) {
   std::string out;
@@ -57,7 +94,42 @@ std::string_view to_string(TimingSource source) {
   return "cpu";
 }
 
+bool Pacer::protocol_checks_default() {
+#ifdef NDEBUG
+  return false;
+#else
+  return true;
+#endif
+}
+
+namespace {
+std::string_view stage_text(int stage) {
+  constexpr std::array<std::string_view, 6> text{
+      "before the first begin_frame()", "between begin_frame() and end_render()",
+      "between end_render() and the first next()", "in an update (next() answered update, end_update() not called)",
+      "after a wait", "after next() answered render"};
+  return text[static_cast<std::size_t>(stage)];
+}
+}  // namespace
+
+void Pacer::expect(std::string_view call, std::initializer_list<Stage> allowed) const {
+  if (!checks_) return;
+  if (std::find(allowed.begin(), allowed.end(), stage_) != allowed.end()) return;
+  throw std::logic_error("pacer protocol: " + std::string{call} + " called " +
+                         std::string{stage_text(static_cast<int>(stage_))} + " (policy " + std::string{name_} +
+                         ", frame " + std::to_string(next_frame_ - 1) + ")");
+}
+
+Nanos Pacer::monotonic(Nanos now) {
+  if (now < latest_) return latest_;  // a clock that stepped back: time holds
+  latest_ = now;
+  return now;
+}
+
 FramePlan Pacer::begin_frame(Nanos now) {
+  expect("begin_frame()", {Stage::idle, Stage::rendered, Stage::wait, Stage::decided});
+  now = monotonic(now);
+  stage_ = Stage::render;
   if (open_) close_frame(now);
   FrameRecord fresh{};
   fresh.frame = next_frame_;
@@ -84,6 +156,9 @@ FramePlan Pacer::begin_frame(Nanos now) {
 }
 
 void Pacer::end_render(Nanos now) {
+  expect("end_render()", {Stage::render});
+  stage_ = Stage::rendered;
+  now = monotonic(now);
   record_.render = now - record_.cpu_start;
   if (!presentation_set_) record_.present = record_.present_issued = now;
   on_end_render(now);
@@ -91,12 +166,15 @@ void Pacer::end_render(Nanos now) {
 }
 
 Action Pacer::next(Nanos now) {
+  expect("next()", {Stage::rendered, Stage::wait});
+  now = monotonic(now);
   if (waiting_) {
     record_.pacer_wait += now - mark_;
     waiting_ = false;
   }
   const Action act = on_next(now);
   record_.interval = frame_interval();
+  stage_ = act.kind == ActionKind::update ? Stage::update : act.kind == ActionKind::wait ? Stage::wait : Stage::decided;
   if (act.kind == ActionKind::update) {
     updating_ = true;
     mark_ = now;
@@ -108,6 +186,9 @@ Action Pacer::next(Nanos now) {
 }
 
 void Pacer::end_update(Nanos now) {
+  expect("end_update()", {Stage::update});
+  stage_ = Stage::rendered;
+  now = monotonic(now);
   if (updating_) {
     record_.update += now - mark_;
     ++record_.sim_steps;
@@ -118,11 +199,17 @@ void Pacer::end_update(Nanos now) {
 }
 
 void Pacer::hold_present(Nanos from, Nanos woke) {
+  expect("hold_present()", {Stage::rendered, Stage::wait, Stage::decided});
+  from = monotonic(from);
+  woke = monotonic(woke);
   if (woke > from) record_.pacer_wait += woke - from;
   if (record_.present_planned) on_observe_wake(*record_.present_planned, woke);
 }
 
 void Pacer::set_presentation(Nanos issued, Nanos returned, std::optional<Nanos> display, TimingSource source) {
+  expect("set_presentation()", {Stage::rendered, Stage::wait, Stage::decided});
+  issued = monotonic(issued);
+  returned = monotonic(returned);
   record_.present_issued = issued;
   record_.present = returned;
   record_.display = display;
@@ -142,6 +229,8 @@ std::optional<FrameRecord> Pacer::take_record() {
 }
 
 void Pacer::finish(Nanos now) {
+  stage_ = Stage::idle;
+  now = monotonic(now);
   if (open_) close_frame(now);
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
+#include <string>
 
 namespace pacer {
 
@@ -23,6 +25,21 @@ void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display) {
     cfg.adaptive.pipeline_frames = 1;  // nothing queues: every present is held to its time
   if (display.mode == PresentMode::vrr)
     cfg.adaptive.min_interval = std::max(cfg.adaptive.min_interval, display.period);
+}
+
+bool is_policy_name(std::string_view name) {
+  const auto names = policy_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::unique_ptr<Pacer> create_pacer(std::string_view name, const PolicyConfig& cfg) {
+  if (auto p = make_pacer(name, cfg)) return p;
+  std::string known;
+  for (const std::string_view n : policy_names()) {
+    if (!known.empty()) known += ", ";
+    known += n;
+  }
+  throw std::invalid_argument("unknown policy '" + std::string{name} + "' (one of: " + known + ")");
 }
 
 std::unique_ptr<Pacer> make_pacer(std::string_view name, const PolicyConfig& cfg) {

@@ -145,6 +145,14 @@ struct AdaptiveConfig {
   double catch_up = 0;
 };
 
+/// Throws std::invalid_argument naming the field and its value for a config no policy can
+/// run: intervals <= 0 or over an hour, max_interval < min_interval, widen_factor <= 1,
+/// shrink_fraction outside (0, 1], windows and histories < 1, shrink_percentile outside
+/// (0, 100], max_backoff outside [0, 20], non-finite factors, negative margins. The
+/// initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
+/// (fit_to_display raises min_interval to a slow VRR panel's period).
+void validate(const AdaptiveConfig& config);
+
 /// The seed's loop (background.md section 1) as a pacer policy, display-aware once the
 /// display is known (see the header comment).
 class AdaptivePolicy final : public Pacer {
@@ -155,6 +163,7 @@ class AdaptivePolicy final : public Pacer {
   static constexpr std::string_view literal_name = "adaptive-literal";
 
   /// `name` is the policy name in records and logs (a string literal or other static string).
+  /// Throws std::invalid_argument for a config validate() refuses (either part).
   AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim, std::string_view name = policy_name);
 
   Nanos interval() const override { return interval_; }

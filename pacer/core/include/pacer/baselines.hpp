@@ -23,6 +23,13 @@ struct AccumulatorConfig {
   Nanos target_interval{0};
 };
 
+/// Throws std::invalid_argument unless 0 <= target_interval <= an hour.
+void validate(const AccumulatorConfig& config);
+
+/// Every constructor below throws std::invalid_argument for a FixedStepConfig that
+/// validate() refuses; the accumulator and variable loops also need stall_clamp > 0 (they
+/// clamp every frame time to it).
+
 /// Gaffer's accumulator loop; uses FixedStepConfig::step as dt and stall_clamp as the
 /// frame-time clamp. It has no step cap (the published loop has none).
 class AccumulatorPolicy final : public Pacer {

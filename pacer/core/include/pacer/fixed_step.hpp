@@ -40,6 +40,12 @@ struct FixedStepConfig {
   DebtPolicy debt = DebtPolicy::discard;
 };
 
+/// Throws std::invalid_argument naming the field and its value unless step > 0 (and at
+/// most an hour), max_steps_per_frame >= 1 and stall_clamp >= 0. Every policy's
+/// constructor calls it: a bad config is refused when the pacer is made, not met as a
+/// division by zero (SIGFPE) or an endless loop later.
+void validate(const FixedStepConfig& config);
+
 /// Previous/current simulation time plus exact accounting of what was stepped and dropped.
 class FixedStepClock {
  public:

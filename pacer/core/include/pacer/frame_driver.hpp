@@ -92,6 +92,9 @@ class FrameDriver {
   void run_actions();
   /// Ends the run: closes the open frame and hands every remaining record to the sink.
   void finish();
+  /// A run cut short (the host threw): hands the records of the frames already presented
+  /// to the sink; the open frame, never presented, is not closed.
+  void flush_presented() { release_records(true); }
 
   /// Frames presented so far (across pacers).
   std::int64_t frames() const { return frame_; }

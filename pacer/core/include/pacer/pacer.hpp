@@ -25,6 +25,11 @@
 // pacer::FrameDriver (pacer/frame_driver.hpp) runs exactly this order for a loop that
 // implements pacer::FrameHost; the engine's loop and the simulator both use it.
 //
+// Time passed to the protocol calls never goes backwards for the policy: an earlier time
+// than one already seen (a clock stepped back) is taken as the latest one, so records
+// never hold negative durations and no policy sees a frame end in its past. A step forward
+// is a stall: the stall clamp (discard) and the step cap bound the updates it causes.
+//
 // Rules every policy keeps (tests check them): alpha in (0, 1] for the adaptive
 // policies and [0, 1) for the accumulator baselines; simulated + pending +
 // dropped == elapsed exactly; the same times give the same plans; updates per
@@ -32,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -123,6 +129,14 @@ struct TimeAccount {
   Nanos dropped{0};    ///< discarded debt
 };
 
+namespace detail {
+/// Throws std::invalid_argument("<what> must be <rule>, got <value>").
+[[noreturn]] void config_error(std::string_view what, std::string_view rule, std::string_view value);
+std::string format_value(Nanos value);   ///< "16666667 ns"
+std::string format_value(double value);  ///< %g
+std::string format_value(std::int64_t value);
+}  // namespace detail
+
 /// Base of every policy. The public protocol functions keep the frame record;
 /// the virtual on_* hooks are the policy.
 class Pacer {
@@ -164,6 +178,18 @@ class Pacer {
   void finish(Nanos now);
 
   std::string_view name() const { return name_; }
+
+  /// Protocol order checks: a call out of the order above (end_render() without
+  /// begin_frame(), next() before end_render() or during an update, end_update() without
+  /// an update action, a second end_render(), next() after it answered render) throws
+  /// std::logic_error naming the call and the stage. On by default where the library is
+  /// built without NDEBUG (Debug builds), off otherwise (RelWithDebInfo, the default);
+  /// tests and debugging sessions turn them on here. FrameDriver always keeps the order.
+  void set_protocol_checks(bool on) { checks_ = on; }
+  bool protocol_checks() const { return checks_; }
+  /// The default of protocol_checks() for new pacers: true unless built with NDEBUG.
+  static bool protocol_checks_default();
+
   /// Render interval currently in force (0 for policies that plan none).
   virtual Nanos interval() const = 0;
   virtual TimeAccount account() const = 0;
@@ -192,8 +218,18 @@ class Pacer {
 
  private:
   void close_frame(Nanos now);
+  /// Where the protocol stands: before the first frame, rendering, between the render and
+  /// the first next(), in an update, after a wait, or after next() answered render.
+  enum class Stage { idle, render, rendered, update, wait, decided };
+  /// With checks on: throws std::logic_error unless the stage is one of `allowed`.
+  void expect(std::string_view call, std::initializer_list<Stage> allowed) const;
+  /// `now`, or the latest time seen when `now` is earlier (a clock stepped backwards).
+  Nanos monotonic(Nanos now);
 
   std::string_view name_;
+  bool checks_ = protocol_checks_default();
+  Stage stage_ = Stage::idle;
+  Nanos latest_{Nanos::min()};  ///< the latest time passed to the protocol
   FrameRecord record_{};
   std::optional<FrameRecord> completed_;
   std::int64_t next_frame_ = 0;

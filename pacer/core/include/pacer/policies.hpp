@@ -2,8 +2,9 @@
 //
 //   pacer::PolicyConfig cfg;                       // defaults of each part apply
 //   cfg.sim.step = 40ms;                           // a 25 Hz simulation
-//   std::unique_ptr<pacer::Pacer> p = pacer::make_pacer("flipcode", cfg);
-//   if (!p) error("unknown policy");               // names: pacer::policy_names()
+//   std::unique_ptr<pacer::Pacer> p = pacer::create_pacer("flipcode", cfg);
+//   // throws std::invalid_argument for an unknown name (listing the known ones) or a
+//   // config a policy refuses (naming the field and its value)
 #pragma once
 
 #include <memory>
@@ -34,8 +35,16 @@ void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display);
 /// "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable".
 std::span<const std::string_view> policy_names();
 
-/// The named policy, or nullptr for an unknown name. flipcode is networked when
-/// cfg.sim.debt is DebtPolicy::keep.
-std::unique_ptr<Pacer> make_pacer(std::string_view name, const PolicyConfig& cfg);
+/// True for a name in policy_names().
+bool is_policy_name(std::string_view name);
+
+/// The named policy. flipcode is networked when cfg.sim.debt is DebtPolicy::keep. Throws
+/// std::invalid_argument for an unknown name ("unknown policy 'x' (one of: adaptive, ...)")
+/// and for a config the policy refuses (validate(): the message names the field and value).
+std::unique_ptr<Pacer> create_pacer(std::string_view name, const PolicyConfig& cfg);
+
+/// As create_pacer, but nullptr for an unknown name (callers that check the name first
+/// keep working); a bad config still throws std::invalid_argument.
+[[nodiscard]] std::unique_ptr<Pacer> make_pacer(std::string_view name, const PolicyConfig& cfg);
 
 }  // namespace pacer
