@@ -150,12 +150,12 @@ TEST(VulkanSample, UnwritableLogIsARuntimeError) {
 
 TEST(LoadSweep, WritesTheNativeLogTheTraceAndTheSidecar) {
   const std::string cmd = std::string{FP_LOAD_SWEEP} +
-                          " --duration 3 --quiet --log sweep.csv --trace sweep.json 2>&1";
+                          " --frames 60 --quiet --log sweep.csv --trace sweep.json 2>&1";
   const int status = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
   const auto rows = read_csv("sweep.csv");
-  ASSERT_GT(rows.size(), 30u);
+  ASSERT_EQ(rows.size(), 61u) << "a header and 60 frames";
   ASSERT_EQ(rows[0].size(), 21u);
   EXPECT_EQ(rows[0][0], "frame");
   EXPECT_EQ(rows[0][17], "dropped_ms");
