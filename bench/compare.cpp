@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
       if (e.path().extension() == ".csv") files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());
-  const pacer::TraceOpener open_file = [](const std::string& path) { return std::make_unique<std::ifstream>(path); };
+  const pacer::TraceOpener open_file = pacer::trace_file_opener();
   for (const auto& file : files) {
     // The trace load profile pacer-sim and the samples use: frame_ms x scale, on a loop.
     pacer::LoadProfile costs;

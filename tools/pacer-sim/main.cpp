@@ -112,7 +112,8 @@ int parse(int argc, char** argv, Options& o) {
   app.add_option_function<std::int64_t>("--warmup", [&o](std::int64_t n) { o.warmup = n; },
                                         "frames skipped by the metrics (default 60; 0 without a display)")
       ->type_name("N")->transform(fpcli::whole(0, kMaxFrames));
-  app.add_option("--load-trace", o.trace, "render cost per frame from the frame_ms column of a CSV (repeats)")
+  app.add_option("--load-trace", o.trace, "render cost per frame from the frame_ms column of a CSV (repeats); "
+                 "relative paths are also looked up under traces/")
       ->type_name("FILE")->check(fpcli::file_name());
   app.add_option("--render-load", o.render_load, "render cost as a load profile (docs/load-profiles.md), e.g. spike:3,40/120")
       ->type_name("SPEC");
@@ -227,11 +228,8 @@ int main(int argc, char** argv) {
   // Costs: fixed by default; load profiles (docs/load-profiles.md) where given.
   pacer::LoadSet load{pacer::LoadProfile::constant(o.render_ms), pacer::LoadProfile::constant(o.update_ms), {}};
   try {
-    const pacer::TraceOpener open = [](const std::string& path) -> std::unique_ptr<std::istream> {
-      auto in = std::make_unique<std::ifstream>(path);
-      if (!*in) return nullptr;
-      return in;
-    };
+    // Relative trace paths: as given, then under the repository's traces/ (docs/load-profiles.md).
+    const pacer::TraceOpener open = pacer::trace_file_opener({FP_TRACES_DIR});
     std::string render_spec = o.render_load;
     if (!o.trace.empty()) render_spec = "trace:" + o.trace + ",scale=" + std::to_string(o.trace_scale) + ",loop";
     if (!render_spec.empty()) load.render = pacer::LoadProfile::parse(render_spec, open);
