@@ -227,6 +227,7 @@ t 2 $B "--duration: -1 is out of range" --headless --duration -1
 t 2 $B "--refresh-hz: 1e9 is out of range [0, 1000]" --headless --refresh-hz 1e9
 t 2 $B "--pipeline-frames: 0 is out of range [1, 8]" --headless --pipeline-frames 0
 t 2 $B "--gpu: 65 is out of range [0, 64]" --headless --gpu 65
+t 2 $B "phase length 1e308s is out of range (0, 1000000] seconds" --headless --frames 3 --render-load 'seq:1e308s*constant:1;constant:2'
 t 2 $B "trace '/dev/zero': not a regular file" --headless --frames 3 --render-load trace:/dev/zero
 t 2 $B "nul.csv:3: binary content" --headless --frames 3 --render-load trace:nul.csv
 t 2 $B "--capture-frame: -1 is out of range" --headless --capture-frame -1
@@ -241,6 +242,8 @@ t 2 $W "--frames: 1e8 is out of range" --headless --frames 1e8
 t 2 $W "--waiter: expected precise|sleep, got 'lazy'" --headless --waiter lazy
 t 2 $W "--max-steps: 0 is out of range" --headless --max-steps 0
 t 2 $W "trace 'adir': is a directory" --headless --frames 3 --render-load trace:adir
+t 2 $W "PEAK 1e9 is out of range [0, 10000]" --headless --frames 3 --render-load 'spike:1,1e9/1s'
+t 2 $W "period 1e308s is out of range" --headless --frames 3 --render-load 'spike:1,2/1e308s'
 
 printf '%s' "$failures"
 echo "bad input table: $pass passed, $fail failed, $skipped skipped (samples not built)"
