@@ -129,6 +129,7 @@ t 2 $S "--waiter: expected exact|precise|sleep, got 'fast'" --waiter fast
 t 2 $S "--debt: expected discard|keep, got 'maybe'" --debt maybe
 t 2 $S "--log: the file name is empty" --log ''
 t 2 $S "--load-trace: the file name is empty" --load-trace ''
+t 2 $S "--log: './ok.csv' is also the --load-trace file" --frames 3 --load-trace ok.csv --log ./ok.csv
 # Load specs.
 t 2 $S "load spec 'constant:1e9': value 1e9 is out of range [0, 10000]" --render-load constant:1e9
 t 2 $S "load spec 'constant:1e308': value 1e308 is out of range" --render-load constant:1e308
@@ -180,6 +181,8 @@ t 2 $R "--json needs a value" x.csv --json
 t 2 $R "missing.csv" missing.csv
 t 2 $R "bad_log.csv:1: missing column timing_source" bad_log.csv
 t 2 $R "nul.csv" nul.csv
+t 2 $R "--html: 'bad_log.csv' is also an input log" bad_log.csv --html bad_log.csv
+t 2 $R "--json: 'r.out' is also the --html file" bad_log.csv --html r.out --json r.out
 ok $R --help
 ok $R --version
 

@@ -39,6 +39,12 @@ int main(int argc, char** argv) {
     app.add_option("--refresh-hz", refresh_hz, "histogram frame intervals in refresh periods of this display (0: off)")
         ->type_name("HZ")->check(fpcli::real(0, 1000));
     if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
+    // An output over an input log (or over the other output) would lose it.
+    for (const auto& path : paths) {
+      if (fpcli::same_file(html, path)) return usage_error("--html: '" + fpcli::printable(html) + "' is also an input log");
+      if (fpcli::same_file(json, path)) return usage_error("--json: '" + fpcli::printable(json) + "' is also an input log");
+    }
+    if (fpcli::same_file(html, json)) return usage_error("--json: '" + fpcli::printable(json) + "' is also the --html file");
   }
   if (paths.empty()) return usage_error("no log given (see --help)");
 

@@ -151,6 +151,9 @@ int parse(int argc, char** argv, Options& o) {
       ->type_name("FILE")->check(fpcli::file_name());
   app.add_flag("--quiet", o.quiet, "no summary");
   if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
+  // The log over the trace it was made from would lose the trace.
+  if (o.compare.empty() && fpcli::same_file(o.log, o.trace))
+    return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(o.log) + "' is also the --load-trace file");
   try {
     finish(o);
   } catch (const UsageError& e) {

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <string>
 
@@ -106,6 +107,14 @@ inline CLI::Validator whole(long long lo, long long hi) {
 inline CLI::Validator file_name() {
   return CLI::Validator([](std::string& s) { return s.empty() ? std::string("the file name is empty") : std::string(); },
                         "");
+}
+
+/// Whether two file names name the same file (the same text, or the same existing file).
+inline bool same_file(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  if (a == b) return true;
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
 /// A CLI11 check: one of `choices` ("a|b|c").
