@@ -33,6 +33,7 @@
 #include "pacer/stats.hpp"
 #include "pacer/load_profile.hpp"
 #include "pacer/log_writer.hpp"
+#include "engine/cli.hpp"
 
 namespace {
 
@@ -164,10 +165,7 @@ bool run_suite(const std::vector<Workload>& workloads, std::uint64_t seed, std::
   return true;
 }
 
-int usage(const char* why) {
-  std::fprintf(stderr, "compare: %s\nusage: compare [--traces DIR] [--out FILE] [--frames N] [--seed N] [--only TEXT] [--logs DIR] [--other-seeds N]\n", why);
-  return 2;
-}
+int usage(const char* why) { return fpcli::usage_error("compare", why); }
 
 }  // namespace
 
@@ -177,26 +175,34 @@ int main(int argc, char** argv) {
   std::int64_t frames = 1200;
   std::uint64_t seed = 7;
   std::uint64_t other_seeds = 10;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (i + 1 >= argc) return usage(("missing value for " + a).c_str());
-    const std::string v = argv[++i];
-    if (a == "--traces") traces_dir = v;
-    else if (a == "--out") out_path = v, out_given = true;
-    else if (a == "--only") only = v;
-    else if (a == "--logs") logs_dir = v;
-    else if (a == "--frames" || a == "--seed" || a == "--other-seeds") {
-      char* end = nullptr;
-      const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || v[0] == '-' || n > 1'000'000'000ULL)
-        return usage((a + ": not a count: '" + v + "'").c_str());
-      if (a == "--frames") frames = static_cast<std::int64_t>(n);
-      else if (a == "--seed") seed = n;
-      else other_seeds = n;
-    }
-    else return usage(("unknown option " + a).c_str());
+  {
+    // The flag table (CLI11, engine/cli.hpp): --help and --version exit 0, a usage error is
+    // one line, exit 2.
+    CLI::App app{"The comparison suite: every workload x display x policy in virtual time; writes docs/results.md.",
+                 "compare"};
+    fpcli::setup(app, FP_VERSION);
+    app.add_option("--traces", traces_dir, "folder of CSV traces (default traces)")
+        ->type_name("DIR")
+        ->check(CLI::Validator(
+            [](std::string& dir) -> std::string {
+              std::error_code ec;
+              if (dir.empty()) return "the folder name is empty";
+              if (!std::filesystem::is_directory(dir, ec)) return "'" + fpcli::printable(dir) + "' is not a folder";
+              return "";
+            },
+            ""));
+    app.add_option("--out", out_path, "write the results here (default docs/results.md)")->type_name("FILE")->check(fpcli::file_name());
+    app.add_option("--only", only, "run just the workloads whose name contains TEXT")->type_name("TEXT");
+    app.add_option("--logs", logs_dir, "write every run's native pacing log as DIR/WORKLOAD_DISPLAY_POLICY.csv")
+        ->type_name("DIR")->check(fpcli::file_name());
+    app.add_option("--frames", frames, "frames per run (default 1200)")->type_name("N")->transform(fpcli::whole(200, 1'000'000));
+    app.add_option("--seed", seed, "seed of the synthetic workloads and the waiter (default 7)")
+        ->type_name("N")->transform(fpcli::whole(0, fpcli::max_seed));
+    app.add_option("--other-seeds", other_seeds, "rerun the suite with seeds 1..N (default 10; 0: none)")
+        ->type_name("N")->transform(fpcli::whole(0, 1000));
+    if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
+    out_given = app.count("--out") > 0;
   }
-  if (frames < 200) return usage("--frames must be at least 200");
 
   const double trace_scale = 0.5;
   std::vector<Workload> workloads;
@@ -206,7 +212,7 @@ int main(int argc, char** argv) {
       if (e.path().extension() == ".csv") files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());
-  const pacer::TraceOpener open_file = [](const std::string& path) { return std::make_unique<std::ifstream>(path); };
+  const pacer::TraceOpener open_file = pacer::trace_file_opener();
   for (const auto& file : files) {
     // The trace load profile pacer-sim and the samples use: frame_ms x scale, on a loop.
     pacer::LoadProfile costs;

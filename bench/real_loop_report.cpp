@@ -40,21 +40,11 @@
 #include "pacer/log_reader.hpp"
 #include "pacer/log_writer.hpp"
 #include "pacer/stats.hpp"  // percentile
+#include "engine/cli.hpp"
 
 namespace {
 
-constexpr const char* usage_text = R"(usage: real_loop_report [LABEL=]FILE... [options]
-Prints a Markdown table of the real-loop metrics of native pacing logs and Godot tick CSVs.
-
-  --refresh-hz HZ    target period 1000/HZ ms for the cadence columns (default 60)
-  --warmup N         skip the first N frames of each input (default 60)
-  --help, --version
-)";
-
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "real_loop_report: %s\n", message.c_str());
-  return 2;
-}
+int usage_error(const std::string& message) { return fpcli::usage_error("real_loop_report", message); }
 
 /// A malformed tick CSV; what() is one line naming file, line and column.
 struct TickParseError {
@@ -211,29 +201,18 @@ int main(int argc, char** argv) {
   std::vector<std::string> inputs;
   double refresh_hz = 60;
   std::size_t warmup = 60;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage_text, stdout);
-      return 0;
-    } else if (a == "--version") {
-      std::printf("real_loop_report %s\n", FP_VERSION);
-      return 0;
-    } else if (a == "--refresh-hz" || a == "--warmup") {
-      if (i + 1 >= argc) return usage_error(a + " needs a value");
-      const std::string v = argv[++i];
-      char* end = nullptr;
-      const double n = std::strtod(v.c_str(), &end);
-      const bool bad = end == v.c_str() || *end != '\0' || !std::isfinite(n) ||
-                       (a == "--refresh-hz" ? n <= 0 || n > 1000 : n < 0 || n > 1e9);
-      if (bad) return usage_error(a + ": not a valid number: '" + v + "'");
-      if (a == "--refresh-hz") refresh_hz = n;
-      else warmup = static_cast<std::size_t>(n);
-    } else if (a.rfind("--", 0) == 0) {
-      return usage_error("unknown option '" + a + "' (see --help)");
-    } else {
-      inputs.push_back(a);
-    }
+  {
+    // The flag table (CLI11, engine/cli.hpp): usage errors are one line, exit 2.
+    CLI::App app{"Prints a Markdown table of the real-loop metrics of native pacing logs and Godot tick CSVs.",
+                 "real_loop_report"};
+    fpcli::setup(app, FP_VERSION);
+    app.add_option("inputs", inputs, "native pacing logs or Godot tick CSVs, optionally labelled")
+        ->type_name("[LABEL=]FILE...")->check(fpcli::file_name());
+    app.add_option("--refresh-hz", refresh_hz, "target period 1000/HZ ms for the cadence columns (default 60)")
+        ->type_name("HZ")->check(fpcli::real(1, 1000));
+    app.add_option("--warmup", warmup, "skip the first N frames of each input (default 60)")
+        ->type_name("N")->transform(fpcli::whole(0, 100'000'000));
+    if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
   }
   if (inputs.empty()) return usage_error("no input given (see --help)");
   const double period_ms = 1000.0 / refresh_hz;

@@ -140,16 +140,8 @@ class BallsScene final : public engine::Scene {
 
 
 /// Opens trace files for load specs; relative paths are tried as given, then under the
-/// repository's traces/ folder.
-inline pacer::TraceOpener trace_files() {
-  return [](const std::string& path) -> std::unique_ptr<std::istream> {
-    auto in = std::make_unique<std::ifstream>(path);
-    if (*in) return in;
-    in = std::make_unique<std::ifstream>(std::string{FP_TRACES_DIR} + "/" + path);
-    if (*in) return in;
-    return nullptr;
-  };
-}
+/// repository's traces/ folder (a directory, a device or a file over 64 MiB is refused).
+inline pacer::TraceOpener trace_files() { return pacer::trace_file_opener({FP_TRACES_DIR}); }
 
 /// The command line and run of a balls sample: engine flags plus --balls, --logic-hz,
 /// --pixel-test and the load specs (docs/load-profiles.md). Exit codes as engine::run_app;

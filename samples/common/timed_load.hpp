@@ -135,11 +135,14 @@ class TimedLoad {
   static double parse_seconds(const std::string& text, std::string_view spec, const char* what) {
     double v = 0;
     if (!number(text, v) || v <= 0) throw error(spec, std::string(what) + " '" + text + "s' is not a positive number of seconds");
+    // At most 10^6 s (11.6 days, --duration's limit): a phase or period longer than any run.
+    if (v > 1e6) throw error(spec, std::string(what) + " " + text + "s is out of range (0, 1000000] seconds");
     return v;
   }
   static double milliseconds(const std::string& text, std::string_view spec, const char* what) {
     double v = 0;
     if (!number(text, v) || v < 0) throw error(spec, std::string(what) + " '" + text + "' is not a non-negative number");
+    if (v > pacer::kMaxLoadValue) throw error(spec, std::string(what) + " " + text + " is out of range [0, 10000]");
     return v;
   }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -42,4 +43,71 @@ TEST(Options, APipelineDepthOutOfRangeIsAUsageError) {
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("--pipeline-frames"), std::string::npos) << err;
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+}
+
+namespace {
+
+/// The one line on stderr and the exit code of parsing `args`.
+std::pair<int, std::string> usage_of(std::vector<std::string> args) {
+  engine::Options o;
+  testing::internal::CaptureStderr();
+  const int code = parse(std::move(args), o);
+  return {code, testing::internal::GetCapturedStderr()};
+}
+
+}  // namespace
+
+TEST(Options, NumbersOutOfRangeOrNotFiniteNameTheFlagAndTheRange) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--frames", "0"}, "sample: --frames: 0 is out of range [1, 10000000]\n"},
+      {{"--frames", "1e8"}, "sample: --frames: 1e8 is out of range [1, 10000000]\n"},
+      {{"--frames", "2.5"}, "sample: --frames: '2.5' is not a whole number\n"},
+      {{"--seed", "-1"}, "sample: --seed: -1 is out of range [0, 9223372036854775807]\n"},
+      {{"--seed", "18446744073709551615"}, "sample: --seed: 18446744073709551615 is out of range [0, 9223372036854775807]\n"},
+      {{"--duration", "nan"}, "sample: --duration: nan is not a finite number\n"},
+      {{"--duration", "inf"}, "sample: --duration: inf is out of range [0.001, 1000000]\n"},
+      {{"--step-ms", "1e308"}, "sample: --step-ms: 1e308 is out of range [0.01, 1000]\n"},
+      {{"--refresh-hz", "abc"}, "sample: --refresh-hz: 'abc' is not a number\n"},
+      {{"--size", "4294967312x100"}, "sample: --size: 4294967312x100 is out of range (each 16 to 16384)\n"},
+      {{"--size", "8x100"}, "sample: --size: 8x100 is out of range (each 16 to 16384)\n"},
+      {{"--size", "100"}, "sample: --size: expected WxH (each 16 to 16384), got '100'\n"},
+      {{"--log", ""}, "sample: --log: the file name is empty\n"},
+      {{"--log", "x.csv", "--trace", "x.csv"}, "sample: --trace: 'x.csv' is also the --log file\n"},
+      {{"--policy", "bogus"}, "sample: --policy: expected adaptive|adaptive-literal|accumulator|accumulator-capped|flipcode|variable, got 'bogus'\n"},
+      {{"--frames"}, "sample: --frames needs a value\n"},
+      {{"--frobnicate"}, "sample: unknown option '--frobnicate' (see --help)\n"},
+  };
+  for (const auto& [args, expected] : cases) {
+    const auto [code, err] = usage_of(args);
+    EXPECT_EQ(code, 2) << args.front();
+    EXPECT_EQ(err, expected) << args.front();
+  }
+}
+
+TEST(Options, ValuesInRangeReachTheOptions) {
+  engine::Options o;
+  EXPECT_EQ(parse({"--frames", "1e3", "--seed", "9223372036854775807", "--size", "16384x16", "--step-ms", "5",
+                   "--max-steps", "3", "--debt", "keep", "--no-shrink"},
+                  o),
+            -1);
+  EXPECT_EQ(o.frames, 1000);
+  EXPECT_EQ(o.seed, 9223372036854775807ULL);
+  EXPECT_EQ(o.width, 16384u);
+  EXPECT_EQ(o.height, 16u);
+  EXPECT_EQ(o.pacing.sim.step, pacer::from_ms(5));
+  EXPECT_EQ(o.pacing.sim.max_steps_per_frame, 3);
+  EXPECT_EQ(o.pacing.sim.debt, pacer::DebtPolicy::keep);
+  EXPECT_FALSE(o.pacing.adaptive.shrink);
+}
+
+TEST(Options, HelpAndVersionExitZeroOnStdout) {
+  engine::Options o;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(parse({"--help"}, o), 0);
+  const std::string help = testing::internal::GetCapturedStdout();
+  EXPECT_NE(help.find("--pipeline-frames"), std::string::npos) << help;
+  engine::Options o2;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(parse({"--version"}, o2), 0);
+  EXPECT_EQ(testing::internal::GetCapturedStdout().rfind("sample ", 0), 0u);
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "pacer/load_profile.hpp"
@@ -92,4 +93,66 @@ TEST(LoadProfile, SimCostsFollowTheProfiles) {
   EXPECT_EQ(costs.render(1), 1_ms);
   EXPECT_EQ(costs.render(2), 5_ms);
   EXPECT_EQ(costs.update(7, 99), 500_us);
+}
+
+TEST(LoadProfile, NumbersOutOfRangeOrNotFiniteAreRefusedNamingSpecAndNumber) {
+  EXPECT_EQ(error_of("constant:1e9"), "load spec 'constant:1e9': value 1e9 is out of range [0, 10000]");
+  EXPECT_EQ(error_of("constant:1e308"), "load spec 'constant:1e308': value 1e308 is out of range [0, 10000]");
+  EXPECT_EQ(error_of("constant:nan"), "load spec 'constant:nan': value 'nan' is not a non-negative number");
+  EXPECT_EQ(error_of("constant:inf"), "load spec 'constant:inf': value 'inf' is not a non-negative number");
+  EXPECT_EQ(error_of("constant:-1"), "load spec 'constant:-1': value '-1' is not a non-negative number");
+  EXPECT_EQ(error_of("spike:3,20000/10"), "load spec 'spike:3,20000/10': second value 20000 is out of range [0, 10000]");
+  EXPECT_EQ(error_of("step:1,2@1e13"), "load spec 'step:1,2@1e13': FRAME '1e13' is not a positive whole number");
+  EXPECT_EQ(LoadProfile::parse("constant:10000", {}).at(0), Nanos{10'000'000'000});
+}
+
+TEST(LoadProfile, TraceValuesOutOfRangeNameFileAndLine) {
+  EXPECT_EQ(error_of("trace:t.csv", files("frame_ms\n10\n1e12\n")), "t.csv:3: 1e12 is out of range [0, 10000] in column frame_ms");
+  EXPECT_EQ(error_of("trace:t.csv", files("frame_ms\n10\nnan\n")), "t.csv:3: 'nan' is not a number in column frame_ms");
+  EXPECT_EQ(error_of("trace:t.csv,scale=1000", files("frame_ms\n10\n20\n")),
+            "load spec 'trace:t.csv,scale=1000': scale=1000 makes a sample 20000, more than 10000");
+}
+
+TEST(LoadProfile, TraceByteOrderMarkIsSkippedAndBinaryRefused) {
+  const auto bom = LoadProfile::parse("trace:t.csv", files("\xEF\xBB\xBF" "frame_ms\n7\n"));
+  EXPECT_EQ(bom.at(0), 7_ms);
+  EXPECT_EQ(error_of("trace:t.csv", files(std::string("frame_ms\n1\n2\0" "3\n", 13))),
+            "t.csv:3: binary content (a control byte), not a CSV trace");
+  EXPECT_EQ(error_of("trace:t.csv", files(std::string("\0\0\0\0", 4))), "t.csv:1: binary content (a control byte), not a CSV trace");
+}
+
+TEST(LoadProfile, ATracePathMayHoldCommasTheOptionsAreReadFromTheEnd) {
+  const TraceOpener open = [](const std::string& path) -> std::unique_ptr<std::istream> {
+    if (path != "a,b.csv") return nullptr;
+    return std::make_unique<std::istringstream>("frame_ms\n4\n8\n");
+  };
+  const auto t = LoadProfile::parse("trace:a,b.csv,scale=0.5,loop", open);
+  EXPECT_EQ(t.at(1), 4_ms);
+  EXPECT_EQ(t.at(2), 2_ms) << "loop";
+  EXPECT_EQ(error_of("trace:t.csv,lop", files("frame_ms\n1\n")), "load spec 'trace:t.csv,lop': cannot read trace 't.csv,lop'");
+}
+
+TEST(LoadProfile, TheFileOpenerRefusesDirectoriesDevicesAndMissingFilesWithTheReason) {
+  const TraceOpener open = trace_file_opener({});
+  auto why = [&open](const std::string& path) {
+    try {
+      open(path);
+    } catch (const LoadSpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(why("/"), "trace '/': is a directory, not a file");
+  EXPECT_EQ(why("/dev/zero"), "trace '/dev/zero': not a regular file");
+  EXPECT_EQ(why("/nonexistent/t.csv"), "trace '/nonexistent/t.csv': No such file or directory");
+  {
+    std::ofstream f{"opener_test.csv"};
+    f << "frame_ms\n3\n";
+  }
+  const TraceOpener in_dir = trace_file_opener({"."});
+  auto in = in_dir("opener_test.csv");
+  ASSERT_TRUE(in);
+  std::string header;
+  std::getline(*in, header);
+  EXPECT_EQ(header, "frame_ms");
 }

@@ -14,23 +14,11 @@
 #include "html_report.hpp"
 #include "pacer/exports.hpp"
 #include "pacer/log_reader.hpp"
+#include "engine/cli.hpp"
 
 namespace {
 
-constexpr const char* usage_text = R"(usage: pacer-report LOG... [options]
-Prints the pacing metrics of native logs side by side and writes charts.
-
-  --html FILE        write a self-contained HTML report with SVG charts
-  --json FILE        write the summaries as JSON
-  --warmup N         skip the first N frames of each log (default 0)
-  --refresh-hz HZ    histogram frame intervals in refresh periods of this display
-  --help, --version
-)";
-
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "pacer-report: %s\n", message.c_str());
-  return 2;
-}
+int usage_error(const std::string& message) { return fpcli::usage_error("pacer-report", message); }
 
 }  // namespace
 
@@ -39,36 +27,24 @@ int main(int argc, char** argv) {
   std::string html, json;
   long long warmup = 0;
   double refresh_hz = 0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&](std::string& out) {
-      if (i + 1 >= argc) return false;
-      out = argv[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage_text, stdout);
-      return 0;
-    } else if (a == "--version") {
-      std::printf("pacer-report %s\n", FP_VERSION);
-      return 0;
-    } else if (a == "--html") {
-      if (!value(html)) return usage_error("--html needs a value");
-    } else if (a == "--json") {
-      if (!value(json)) return usage_error("--json needs a value");
-    } else if (a == "--warmup" || a == "--refresh-hz") {
-      if (!value(v)) return usage_error(a + " needs a value");
-      char* end = nullptr;
-      const double n = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end != '\0' || n < 0 || n > 1e9) return usage_error(a + ": not a valid number: '" + v + "'");
-      if (a == "--warmup") warmup = static_cast<long long>(n);
-      else refresh_hz = n;
-    } else if (a.rfind("--", 0) == 0) {
-      return usage_error("unknown option '" + a + "' (see --help)");
-    } else {
-      paths.push_back(a);
+  {
+    // The flag table (CLI11, engine/cli.hpp): usage errors are one line, exit 2.
+    CLI::App app{"Prints the pacing metrics of native logs side by side and writes charts.", "pacer-report"};
+    fpcli::setup(app, FP_VERSION);
+    app.add_option("logs", paths, "native pacing logs (CSV)")->type_name("LOG...")->check(fpcli::file_name());
+    app.add_option("--html", html, "write a self-contained HTML report with SVG charts")->type_name("FILE")->check(fpcli::file_name());
+    app.add_option("--json", json, "write the summaries as JSON")->type_name("FILE")->check(fpcli::file_name());
+    app.add_option("--warmup", warmup, "skip the first N frames of each log (default 0)")
+        ->type_name("N")->transform(fpcli::whole(0, 100'000'000));
+    app.add_option("--refresh-hz", refresh_hz, "histogram frame intervals in refresh periods of this display (0: off)")
+        ->type_name("HZ")->check(fpcli::real(0, 1000));
+    if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
+    // An output over an input log (or over the other output) would lose it.
+    for (const auto& path : paths) {
+      if (fpcli::same_file(html, path)) return usage_error("--html: '" + fpcli::printable(html) + "' is also an input log");
+      if (fpcli::same_file(json, path)) return usage_error("--json: '" + fpcli::printable(json) + "' is also an input log");
     }
+    if (fpcli::same_file(html, json)) return usage_error("--json: '" + fpcli::printable(json) + "' is also the --html file");
   }
   if (paths.empty()) return usage_error("no log given (see --help)");
 

@@ -21,62 +21,13 @@
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
 #include "pacer/load_profile.hpp"
+#include "engine/cli.hpp"
 
 namespace {
-
-constexpr const char* usage_text = R"(usage: pacer-sim [options]
-Runs a pacing policy in virtual time with fixed costs and prints a summary.
-
-  --policy NAME        adaptive (default), adaptive-literal, accumulator, accumulator-capped,
-                       flipcode, variable
-  --compare P1,P2,...  run several policies on the same workload and display; print a table
-  --display SPEC       none (default), fifo:HZ, mailbox:HZ, immediate, immediate:HZ, vrr:MIN-MAX;
-                       honest clocks: fifo:60@59.94,drift=100ppm,jitter=50us (actual refresh,
-                       clock wander, reported-time jitter)
-  --waiter KIND        how waits wake: exact (default without a display), precise (default
-                       with one: sleep + spin), sleep (plain OS sleep, overshoots)
-  --seed N             seeds every random draw (waiter) (default 1)
-  --warmup N           frames skipped by the metrics (default 60; 0 without a display)
-  --render-ms X        CPU cost of a render (default 3)
-  --load-trace FILE    render cost per frame from the frame_ms column of a CSV (repeats)
-  --render-load SPEC   render cost as a load profile (docs/load-profiles.md), e.g. spike:3,40/120
-  --update-load SPEC   update cost as a load profile (by frame)
-  --trace-scale K      multiplies the trace's costs (default 1)
-  --update-ms Y        CPU cost of a fixed update (default 1)
-  --step-ms Z          fixed simulation step (default 15.625 = 1/64 s)
-  --interval-ms I      initial render interval (adaptive) / target (accumulator-capped) (default 16.666667)
-  --min-interval-ms M  adaptive: frame-rate cap (default 4.166667)
-  --max-interval-ms M  adaptive: frame-rate floor (default 100)
-  --max-steps N        updates per frame at most (default 8)
-  --debt discard|keep  what happens to time beyond the step cap (default discard)
-  --no-shrink          adaptive: hold the interval (it still widens on overrun)
-  --pipeline-frames N  adaptive, fifo: frames start up to N intervals ahead of their display
-                       (default 2, at most images - 1; 1: least latency)
-  --even-cadence       adaptive: whole refresh periods always, never the mixed cadence
-  --frames N           frames to render (default 600)
-  --timeline           print the actions in the seed's notation (R<t> U<sim t> W<t>)
-  --log FILE           write the native pacing log (CSV; with --compare: FILE.<policy>.csv)
-  --quiet              no summary
-  --help, --version
-)";
 
 struct UsageError {
   std::string message;
 };
-
-double parse_number(std::string_view flag, const char* text) {
-  char* end = nullptr;
-  const double v = std::strtod(text, &end);
-  if (end == text || *end != '\0' || !(v >= 0) || v > 1e9) throw UsageError{std::string(flag) + ": not a valid number: '" + text + "'"};
-  return v;
-}
-
-std::int64_t parse_count(std::string_view flag, const char* text) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text, &end, 10);
-  if (end == text || *end != '\0' || v < 1 || v > 100'000'000) throw UsageError{std::string(flag) + ": not a positive count: '" + text + "'"};
-  return v;
-}
 
 struct Options {
   std::string policy = "adaptive";
@@ -96,98 +47,124 @@ struct Options {
   pacer::PolicyConfig config;
 };
 
-Options parse(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view a = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) throw UsageError{std::string(a) + " needs a value"};
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage_text, stdout);
-      std::exit(0);
-    } else if (a == "--version") {
-      std::printf("pacer-sim %s\n", FP_VERSION);
-      std::exit(0);
-    } else if (a == "--policy") {
-      o.policy = value();
-    } else if (a == "--compare") {
-      const std::string_view list = value();
-      std::size_t begin = 0;
-      while (begin <= list.size()) {
-        const std::size_t comma = std::min(list.find(',', begin), list.size());
-        if (comma > begin) o.compare.emplace_back(list.substr(begin, comma - begin));
-        begin = comma + 1;
-      }
-      if (o.compare.empty()) throw UsageError{"--compare needs at least one policy"};
-    } else if (a == "--display") {
-      const char* text = value();
-      const auto spec = pacer::parse_display(text);
-      if (!spec) throw UsageError{std::string("--display: expected none, fifo:HZ, mailbox:HZ, immediate[:HZ] or vrr:MIN-MAX (options: @HZ, drift=Nppm, jitter=Nus), got '") + text + "'"};
-      o.display = *spec;
-    } else if (a == "--waiter") {
-      const char* text = value();
-      o.waiter = pacer::parse_waiter(text);
-      if (!o.waiter) throw UsageError{std::string("--waiter: expected exact, precise or sleep, got '") + text + "'"};
-    } else if (a == "--seed") {
-      char* end = nullptr;
-      const char* text = value();
-      const unsigned long long v = std::strtoull(text, &end, 10);
-      if (end == text || *end != '\0') throw UsageError{std::string("--seed: not a number: '") + text + "'"};
-      o.seed = v;
-    } else if (a == "--warmup") {
-      const char* text = value();
-      o.warmup = std::string_view{text} == "0" ? 0 : parse_count(a, text);
-    } else if (a == "--load-trace") {
-      o.trace = value();
-    } else if (a == "--trace-scale") {
-      o.trace_scale = parse_number(a, value());
-      if (o.trace_scale <= 0) throw UsageError{"--trace-scale must be > 0"};
-    } else if (a == "--render-load") {
-      o.render_load = value();
-    } else if (a == "--update-load") {
-      o.update_load = value();
-    } else if (a == "--render-ms") {
-      o.render_ms = parse_number(a, value());
-    } else if (a == "--update-ms") {
-      o.update_ms = parse_number(a, value());
-    } else if (a == "--step-ms") {
-      o.config.sim.step = pacer::from_ms(parse_number(a, value()));
-      if (o.config.sim.step <= pacer::Nanos::zero()) throw UsageError{"--step-ms must be > 0"};
-    } else if (a == "--interval-ms") {
-      o.interval_ms = parse_number(a, value());
-    } else if (a == "--min-interval-ms") {
-      o.config.adaptive.min_interval = pacer::from_ms(parse_number(a, value()));
-    } else if (a == "--max-interval-ms") {
-      o.config.adaptive.max_interval = pacer::from_ms(parse_number(a, value()));
-    } else if (a == "--max-steps") {
-      o.config.sim.max_steps_per_frame = static_cast<int>(parse_count(a, value()));
-    } else if (a == "--debt") {
-      const std::string_view d = value();
-      if (d == "discard") o.config.sim.debt = pacer::DebtPolicy::discard;
-      else if (d == "keep") o.config.sim.debt = pacer::DebtPolicy::keep;
-      else throw UsageError{"--debt: expected discard or keep, got '" + std::string(d) + "'"};
-    } else if (a == "--no-shrink") {
-      o.config.adaptive.shrink = false;
-    } else if (a == "--pipeline-frames") {
-      const std::int64_t n = parse_count(a, value());
-      if (n > 8) throw UsageError{"--pipeline-frames: expected 1 to 8, got " + std::to_string(n)};
-      o.config.adaptive.pipeline_frames = static_cast<int>(n);
-    } else if (a == "--even-cadence") {
-      o.config.adaptive.mixed_cadence_loss = 1;
-    } else if (a == "--frames") {
-      o.frames = parse_count(a, value());
-    } else if (a == "--timeline") {
-      o.timeline = true;
-    } else if (a == "--quiet") {
-      o.quiet = true;
-    } else if (a == "--log") {
-      o.log = value();
-    } else {
-      throw UsageError{"unknown option '" + std::string(a) + "' (see --help)"};
-    }
+/// Frames at most: the simulator keeps a record per frame (about 250 bytes) in memory.
+constexpr long long kMaxFrames = 10'000'000;
+/// CPU costs and intervals at most, ms: 10 s (with kMaxFrames, virtual time stays far from
+/// the 292 years a signed 64-bit nanosecond count holds).
+constexpr double kMaxMs = 10'000;
+
+void finish(Options& o);
+
+/// Parses the flag table (CLI11, engine/cli.hpp). Returns -1 to go on, else the exit code
+/// (0 after --help/--version, 2 after a usage error, printed on one line).
+int parse(int argc, char** argv, Options& o) {
+  CLI::App app{"Runs a pacing policy in virtual time with fixed costs and prints a summary.", "pacer-sim"};
+  fpcli::setup(app, FP_VERSION);
+  std::vector<std::string> policies;
+  for (auto n : pacer::policy_names()) policies.emplace_back(n);
+  std::string policy_list;
+  for (const auto& n : policies) policy_list += (policy_list.empty() ? "" : ", ") + n;
+  app.add_option("--policy", o.policy, policy_list + " (default adaptive)")->type_name("NAME")->check(fpcli::one_of(policies));
+  app.add_option_function<std::string>(
+         "--compare",
+         [&o](const std::string& list) {
+           std::size_t begin = 0;
+           while (begin <= list.size()) {
+             const std::size_t comma = std::min(list.find(',', begin), list.size());
+             if (comma > begin) o.compare.emplace_back(list.substr(begin, comma - begin));
+             begin = comma + 1;
+           }
+         },
+         "run several policies on the same workload and display; print a table")
+      ->type_name("P1,P2,...")
+      ->check(CLI::Validator(
+          [policies](std::string& list) -> std::string {
+            std::size_t begin = 0, n = 0;
+            while (begin <= list.size()) {
+              const std::size_t comma = std::min(list.find(',', begin), list.size());
+              const std::string name = list.substr(begin, comma - begin);
+              if (!name.empty()) {
+                ++n;
+                if (std::find(policies.begin(), policies.end(), name) == policies.end())
+                  return "unknown policy '" + fpcli::printable(name) + "'";
+              }
+              begin = comma + 1;
+            }
+            return n == 0 ? "needs at least one policy" : "";
+          },
+          ""));
+  app.add_option_function<std::string>(
+         "--display", [&o](const std::string& text) { o.display = *pacer::parse_display(text); },
+         "none (default), fifo:HZ, mailbox:HZ, immediate, immediate:HZ, vrr:MIN-MAX; honest clocks: "
+         "fifo:60@59.94,drift=100ppm,jitter=50us (HZ 1 to 10000, drift at most 100000ppm, jitter at most 1s)")
+      ->type_name("SPEC")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (pacer::parse_display(text)) return "";
+            return "expected none, fifo:HZ, mailbox:HZ, immediate[:HZ] or vrr:MIN-MAX (options: @HZ, drift=Nppm, "
+                   "jitter=Nus; HZ 1 to 10000), got '" + fpcli::printable(text) + "'";
+          },
+          ""));
+  app.add_option_function<std::string>(
+         "--waiter", [&o](const std::string& text) { o.waiter = pacer::parse_waiter(text); },
+         "how waits wake: exact (default without a display), precise (default with one: sleep + spin), sleep")
+      ->type_name("KIND")->check(fpcli::one_of({"exact", "precise", "sleep"}));
+  app.add_option("--seed", o.seed, "seeds every random draw (waiter) (default 1)")->type_name("N")->transform(fpcli::whole(0, fpcli::max_seed));
+  app.add_option_function<std::int64_t>("--warmup", [&o](std::int64_t n) { o.warmup = n; },
+                                        "frames skipped by the metrics (default 60; 0 without a display)")
+      ->type_name("N")->transform(fpcli::whole(0, kMaxFrames));
+  app.add_option("--load-trace", o.trace, "render cost per frame from the frame_ms column of a CSV (repeats); "
+                 "relative paths are also looked up under traces/")
+      ->type_name("FILE")->check(fpcli::file_name());
+  app.add_option("--render-load", o.render_load, "render cost as a load profile (docs/load-profiles.md), e.g. spike:3,40/120")
+      ->type_name("SPEC");
+  app.add_option("--update-load", o.update_load, "update cost as a load profile (by frame)")->type_name("SPEC");
+  app.add_option("--trace-scale", o.trace_scale, "multiplies the trace's costs (default 1)")->type_name("K")->check(fpcli::real(0.001, 1000));
+  app.add_option("--render-ms", o.render_ms, "CPU cost of a render (default 3)")->type_name("X")->check(fpcli::real(0, kMaxMs));
+  app.add_option("--update-ms", o.update_ms, "CPU cost of a fixed update (default 1)")->type_name("Y")->check(fpcli::real(0, kMaxMs));
+  app.add_option_function<double>("--step-ms", [&o](double v) { o.config.sim.step = pacer::from_ms(v); },
+                                  "fixed simulation step (default 15.625 = 1/64 s)")
+      ->type_name("Z")->check(fpcli::real(0.001, kMaxMs));
+  app.add_option_function<double>("--interval-ms", [&o](double v) { o.interval_ms = v; },
+                                  "initial render interval (adaptive) / target (accumulator-capped) (default 16.666667)")
+      ->type_name("I")->check(fpcli::real(0.01, kMaxMs));
+  app.add_option_function<double>("--min-interval-ms", [&o](double v) { o.config.adaptive.min_interval = pacer::from_ms(v); },
+                                  "adaptive: frame-rate cap (default 4.166667)")
+      ->type_name("M")->check(fpcli::real(0.01, kMaxMs));
+  app.add_option_function<double>("--max-interval-ms", [&o](double v) { o.config.adaptive.max_interval = pacer::from_ms(v); },
+                                  "adaptive: frame-rate floor (default 100)")
+      ->type_name("M")->check(fpcli::real(0.01, kMaxMs));
+  app.add_option("--max-steps", o.config.sim.max_steps_per_frame, "updates per frame at most (default 8)")
+      ->type_name("N")->transform(fpcli::whole(1, 10'000));
+  app.add_option_function<std::string>(
+         "--debt", [&o](const std::string& d) { o.config.sim.debt = d == "keep" ? pacer::DebtPolicy::keep : pacer::DebtPolicy::discard; },
+         "what happens to time beyond the step cap: discard (default) or keep")
+      ->type_name("discard|keep")->check(fpcli::one_of({"discard", "keep"}));
+  app.add_flag_callback("--no-shrink", [&o] { o.config.adaptive.shrink = false; }, "adaptive: hold the interval (it still widens on overrun)");
+  app.add_option("--pipeline-frames", o.config.adaptive.pipeline_frames,
+                 "adaptive, fifo: frames start up to N intervals ahead of their display (default 2, at most images - 1; 1: least latency)")
+      ->type_name("N")->transform(fpcli::whole(1, 8));
+  app.add_flag_callback("--even-cadence", [&o] { o.config.adaptive.mixed_cadence_loss = 1; },
+                        "adaptive: whole refresh periods always, never the mixed cadence");
+  app.add_option("--frames", o.frames, "frames to render (default 600)")->type_name("N")->transform(fpcli::whole(1, kMaxFrames));
+  app.add_flag("--timeline", o.timeline, "print the actions in the seed's notation (R<t> U<sim t> W<t>)");
+  app.add_option("--log", o.log, "write the native pacing log (CSV; with --compare: FILE.<policy>.csv)")
+      ->type_name("FILE")->check(fpcli::file_name());
+  app.add_flag("--quiet", o.quiet, "no summary");
+  if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
+  // The log over the trace it was made from would lose the trace.
+  if (o.compare.empty() && fpcli::same_file(o.log, o.trace))
+    return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(o.log) + "' is also the --load-trace file");
+  try {
+    finish(o);
+  } catch (const UsageError& e) {
+    return fpcli::usage_error("pacer-sim", e.message);
   }
+  return -1;
+}
+
+/// The checks that span flags, and the config the flags imply.
+void finish(Options& o) {
   if (o.interval_ms) {
     const pacer::Nanos interval = pacer::from_ms(*o.interval_ms);
     if (interval <= pacer::Nanos::zero()) throw UsageError{"--interval-ms must be > 0"};
@@ -202,7 +179,6 @@ Options parse(int argc, char** argv) {
   pacer::fit_to_display(o.config, o.display);
   if (o.config.adaptive.min_interval > o.config.adaptive.max_interval)
     throw UsageError{"--min-interval-ms must not exceed --max-interval-ms"};
-  return o;
 }
 
 }  // namespace
@@ -233,12 +209,7 @@ void print_summary(const Result& r, pacer::Nanos end) {
 
 int main(int argc, char** argv) {
   Options o;
-  try {
-    o = parse(argc, argv);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "pacer-sim: %s\n", e.message.c_str());
-    return 2;
-  }
+  if (const int code = parse(argc, argv, o); code >= 0) return code;
   std::vector<std::string> policies = o.compare.empty() ? std::vector<std::string>{o.policy} : o.compare;
   // An unknown name, or a config a policy refuses (min > max interval, ...): a usage error.
   for (const auto& name : policies) {
@@ -253,11 +224,8 @@ int main(int argc, char** argv) {
   // Costs: fixed by default; load profiles (docs/load-profiles.md) where given.
   pacer::LoadSet load{pacer::LoadProfile::constant(o.render_ms), pacer::LoadProfile::constant(o.update_ms), {}};
   try {
-    const pacer::TraceOpener open = [](const std::string& path) -> std::unique_ptr<std::istream> {
-      auto in = std::make_unique<std::ifstream>(path);
-      if (!*in) return nullptr;
-      return in;
-    };
+    // Relative trace paths: as given, then under the repository's traces/ (docs/load-profiles.md).
+    const pacer::TraceOpener open = pacer::trace_file_opener({FP_TRACES_DIR});
     std::string render_spec = o.render_load;
     if (!o.trace.empty()) render_spec = "trace:" + o.trace + ",scale=" + std::to_string(o.trace_scale) + ",loop";
     if (!render_spec.empty()) load.render = pacer::LoadProfile::parse(render_spec, open);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,9 +43,14 @@ struct Options {
   pacer::PolicyConfig pacing;       ///< --step-ms, --interval-ms, --max-steps, --debt, --no-shrink, --pipeline-frames, --even-cadence
 };
 
+/// The samples' flag table (CLI11 underneath, engine/cli.hpp's conventions): the flags a
+/// sample adds plus the shared ones above, every number with a range (docs/reliability.md).
 class Cli {
  public:
   Cli(std::string program, std::string description);
+  ~Cli();
+  Cli(const Cli&) = delete;
+  Cli& operator=(const Cli&) = delete;
 
   void add_int(std::string flag, std::string metavar, std::string help, int& target, int min, int max);
   void add_double(std::string flag, std::string metavar, std::string help, double& target, double min, double max);
@@ -52,26 +58,17 @@ class Cli {
   void add_bool(std::string flag, std::string help, bool& target);
 
   /// Parses into `out`. Returns -1 to go on, 0 after --help/--version (printed),
-  /// 2 after a usage error (one line on stderr).
+  /// 2 after a usage error (one line on stderr: "PROGRAM: --FLAG: WHY").
   int parse(int argc, char** argv, Options& out);
   std::string usage() const;
 
  private:
-  struct Flag {
-    std::string name, metavar, help;
-    std::function<void(const char*)> set;  ///< nullptr metavar: a switch (value is nullptr)
-    bool takes_value;
-  };
-  void add(Flag f) { flags_.push_back(std::move(f)); }
+  struct Impl;
   void add_common(Options& out);
 
-  std::string program_, description_;
-  std::vector<Flag> flags_;
+  std::string program_;
+  std::unique_ptr<Impl> impl_;
 };
 
-/// Thrown by flag setters: the one-line reason of a usage error.
-struct UsageError {
-  std::string message;
-};
 
 }  // namespace engine

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <sstream>
 
@@ -56,15 +59,24 @@ bool to_number(const std::string& text, double& out) {
   return end == text.c_str() + text.size() && std::isfinite(out);
 }
 
+std::string max_text() {
+  std::ostringstream s;
+  s << kMaxLoadValue;
+  return s.str();
+}
+
 double number(const std::string& text, std::string_view spec, std::string_view what) {
   double v = 0;
   if (!to_number(text, v) || v < 0)
     throw spec_error(spec, std::string(what) + " '" + text + "' is not a non-negative number");
+  if (v > kMaxLoadValue) throw spec_error(spec, std::string(what) + " " + text + " is out of range [0, " + max_text() + "]");
   return v;
 }
 
 std::int64_t count(const std::string& text, std::string_view spec, std::string_view what) {
-  const double v = number(text, spec, what);
+  double v = 0;
+  if (!to_number(text, v) || v < 0)
+    throw spec_error(spec, std::string(what) + " '" + text + "' is not a positive whole number");
   if (v < 1 || v != std::floor(v) || v > 1e12)
     throw spec_error(spec, std::string(what) + " '" + text + "' is not a positive whole number");
   return static_cast<std::int64_t>(v);
@@ -131,28 +143,74 @@ double LoadProfile::Node::at(std::int64_t f) const {
 }
 
 std::vector<double> read_trace_column(std::istream& in, std::string_view name, std::string_view column) {
+  const std::string file{name};
+  auto at = [&file](std::size_t line) { return file + ":" + std::to_string(line) + ": "; };
+  auto binary = [](const std::string& line) {
+    return std::any_of(line.begin(), line.end(), [](char c) {
+      const auto u = static_cast<unsigned char>(c);
+      return u == 0 || (u < 0x20 && c != '\t' && c != '\r');
+    });
+  };
   std::string line;
-  if (!std::getline(in, line)) throw LoadSpecError(std::string(name) + ":1: empty trace (no header line)");
+  if (!std::getline(in, line)) throw LoadSpecError(file + ":1: empty trace (no header line)");
+  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
+  if (binary(line)) throw LoadSpecError(at(1) + "binary content (a control byte), not a CSV trace");
   const auto header = split(line, ',');
   const auto it = std::find(header.begin(), header.end(), column);
   if (it == header.end())
-    throw LoadSpecError(std::string(name) + ":1: no column '" + std::string(column) + "' in the header");
+    throw LoadSpecError(at(1) + "no column '" + std::string(column) + "' in the header");
   const auto col = static_cast<std::size_t>(it - header.begin());
   std::vector<double> values;
   for (std::size_t number_of_line = 2; std::getline(in, line); ++number_of_line) {
+    if (binary(line)) throw LoadSpecError(at(number_of_line) + "binary content (a control byte), not a CSV trace");
     if (trim(line).empty()) continue;
     const auto cells = split(line, ',');
     double v = 0;
-    if (col >= cells.size())
-      throw LoadSpecError(std::string(name) + ":" + std::to_string(number_of_line) + ": no value in column " +
-                          std::string(column));
+    if (col >= cells.size()) throw LoadSpecError(at(number_of_line) + "no value in column " + std::string(column));
+    const std::string shown = cells[col].size() > 40 ? cells[col].substr(0, 40) + "..." : cells[col];
     if (!to_number(cells[col], v) || v < 0)
-      throw LoadSpecError(std::string(name) + ":" + std::to_string(number_of_line) + ": '" + cells[col] +
-                          "' is not a number in column " + std::string(column));
+      throw LoadSpecError(at(number_of_line) + "'" + shown + "' is not a number in column " + std::string(column));
+    if (v > kMaxLoadValue)
+      throw LoadSpecError(at(number_of_line) + shown + " is out of range [0, " + max_text() + "] in column " +
+                          std::string(column));
     values.push_back(v);
   }
-  if (values.empty()) throw LoadSpecError(std::string(name) + ": no samples in column " + std::string(column));
+  if (values.empty()) throw LoadSpecError(file + ": no samples in column " + std::string(column));
   return values;
+}
+
+TraceOpener trace_file_opener(std::vector<std::string> search_dirs) {
+  return [dirs = std::move(search_dirs)](const std::string& path) -> std::unique_ptr<std::istream> {
+    namespace fs = std::filesystem;
+    std::vector<std::string> candidates{path};
+    if (!path.empty() && fs::path(path).is_relative())
+      for (const auto& d : dirs) candidates.push_back((fs::path(d) / path).string());
+    std::string first_error;
+    for (const auto& candidate : candidates) {
+      std::error_code ec;
+      const auto status = fs::status(candidate, ec);
+      if (ec || !fs::exists(status)) {
+        if (first_error.empty()) first_error = std::generic_category().message(ENOENT);
+        continue;
+      }
+      if (fs::is_directory(status)) throw LoadSpecError("trace '" + path + "': is a directory, not a file");
+      if (!fs::is_regular_file(status)) throw LoadSpecError("trace '" + path + "': not a regular file");
+      const auto size = fs::file_size(candidate, ec);
+      if (ec) throw LoadSpecError("trace '" + path + "': " + ec.message());
+      if (size > kMaxTraceBytes)
+        throw LoadSpecError("trace '" + path + "': " + std::to_string(size) + " bytes, more than the " +
+                            std::to_string(kMaxTraceBytes >> 20) + " MiB a trace may have");
+      std::ifstream file{candidate, std::ios::binary};
+      if (!file) throw LoadSpecError("trace '" + path + "': " + std::generic_category().message(errno));
+      // Read at most the cap (the file may grow while we read).
+      std::string bytes(static_cast<std::size_t>(size), '\0');
+      file.read(bytes.data(), static_cast<std::streamsize>(size));
+      bytes.resize(static_cast<std::size_t>(file.gcount()));
+      if (file.bad()) throw LoadSpecError("trace '" + path + "': read error");
+      return std::make_unique<std::istringstream>(std::move(bytes));
+    }
+    throw LoadSpecError("trace '" + path + "': " + first_error);
+  };
 }
 
 namespace {
@@ -186,20 +244,33 @@ std::shared_ptr<const LoadProfile::Node> parse_node(std::string_view spec, const
     }
   } else if (kind == "trace") {
     node->kind = Kind::trace;
-    const auto args = split(body, ',');
-    if (args.empty() || args[0].empty()) throw spec_error(spec, "expected trace:FILE[,col=NAME][,scale=K][,loop]");
+    // The file name is everything up to the trailing options: "trace:a,b.csv,loop" reads
+    // "a,b.csv" (a name may hold commas; its last part must not look like an option).
+    auto args = split(body, ',');
     std::string column = "frame_ms";
     double scale = 1.0;
-    for (std::size_t i = 1; i < args.size(); ++i) {
-      if (args[i].rfind("col=", 0) == 0) column = args[i].substr(4);
-      else if (args[i].rfind("scale=", 0) == 0) scale = number(args[i].substr(6), spec, "scale");
-      else if (args[i] == "loop") node->loop = true;
-      else throw spec_error(spec, "unknown trace option '" + args[i] + "'");
+    while (args.size() > 1) {
+      const std::string& last = args.back();
+      if (last.rfind("col=", 0) == 0) column = last.substr(4);
+      else if (last.rfind("scale=", 0) == 0) scale = number(last.substr(6), spec, "scale");
+      else if (last == "loop") node->loop = true;
+      else break;
+      args.pop_back();
     }
-    auto in = open ? open(args[0]) : nullptr;
-    if (!in || !*in) throw spec_error(spec, "cannot read trace '" + args[0] + "'");
-    node->values = read_trace_column(*in, args[0], column);
-    for (double& v : node->values) v *= scale;
+    std::string file = args[0];
+    for (std::size_t i = 1; i < args.size(); ++i) file += "," + args[i];
+    if (file.empty()) throw spec_error(spec, "expected trace:FILE[,col=NAME][,scale=K][,loop]");
+    auto in = open ? open(file) : nullptr;
+    if (!in || !*in) throw spec_error(spec, "cannot read trace '" + file + "'");
+    node->values = read_trace_column(*in, file, column);
+    for (double& v : node->values) {
+      v *= scale;
+      if (v > kMaxLoadValue) {
+        std::ostringstream why;
+        why << "scale=" << scale << " makes a sample " << v << ", more than " << kMaxLoadValue;
+        throw spec_error(spec, why.str());
+      }
+    }
   } else if (kind == "seq") {
     node->kind = Kind::seq;
     const auto items = split(body, ';');

@@ -8,7 +8,8 @@
 //   ramp:A,B@F                       linear from A at frame 0 to B at frame F, then B
 //   sine:MEAN,AMP/PERIOD             MEAN + AMP * sin(2 pi frame / PERIOD), never below 0
 //   walk:MEAN,STEP[,seed=N]          random walk around MEAN (+-STEP per frame, pulled back to MEAN)
-//   trace:FILE[,col=NAME][,scale=K][,loop]   a column of a CSV trace (frame_ms by default)
+//   trace:FILE[,col=NAME][,scale=K][,loop]   a column of a CSV trace (frame_ms by default);
+//                                    FILE may hold commas (the options are read from the end)
 //   seq:N*SPEC;N*SPEC;...;SPEC       each SPEC for N frames, the last one for ever
 //
 //   pacer::LoadProfile p = pacer::LoadProfile::parse("spike:3,40/120", open_file);
@@ -39,9 +40,21 @@ class LoadSpecError : public std::runtime_error {
 /// the caller passes this in (tools use std::ifstream).
 using TraceOpener = std::function<std::unique_ptr<std::istream>(const std::string& path)>;
 
+/// The largest number a load spec or a trace value may hold (ms for CPU costs, fragment
+/// iterations for GPU load): 10 s a frame keeps virtual time far from overflow.
+inline constexpr double kMaxLoadValue = 10'000;
+/// The largest trace file trace_file_opener reads: 64 MiB.
+inline constexpr std::uintmax_t kMaxTraceBytes = std::uintmax_t{64} << 20;
+
 /// Reads one numeric column of a CSV trace (header line first). Throws LoadSpecError naming
-/// `name:LINE` for a line that is not a number or a missing column.
+/// `name:LINE` for a line that is not a number, a value out of [0, kMaxLoadValue], a
+/// missing column or binary content (a NUL or other control byte). A UTF-8 BOM is skipped.
 std::vector<double> read_trace_column(std::istream& in, std::string_view name, std::string_view column);
+
+/// Opens trace files: `path` as given, then (relative paths) under each of `search_dirs`.
+/// Refuses quickly, with the reason, what is not a regular file of at most kMaxTraceBytes
+/// (a directory, /dev/zero, a FIFO, a huge file): throws LoadSpecError("trace 'PATH': WHY").
+TraceOpener trace_file_opener(std::vector<std::string> search_dirs = {});
 
 class LoadProfile {
  public:

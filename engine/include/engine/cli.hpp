@@ -1,0 +1,173 @@
+// engine/cli.hpp - the CLI11 conventions every program's flag table shares (header only;
+// docs/reliability.md). Used by the samples (engine::Cli), pacer-sim, pacer-report,
+// compare and real_loop_report.
+//
+//   CLI::App app{"Runs a pacing policy in virtual time.", "pacer-sim"};
+//   fpcli::setup(app, FP_VERSION);
+//   app.add_option("--render-ms", render_ms, "CPU cost of a render")->check(fpcli::real(0, 10'000));
+//   if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
+//
+// --help and --version print on stdout and exit 0; a usage error is one line on stderr,
+// "PROGRAM: WHY", exit 2. Every number has a range; out of range, not finite (nan, inf,
+// 1e308) or not a number is "PROGRAM: --FLAG: 1e9 is out of range [0, 10000]".
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <string>
+
+namespace fpcli {
+
+/// The largest seed: seeds are 0..2^63-1 (they travel through signed 64-bit fields).
+inline constexpr long long max_seed = std::numeric_limits<long long>::max();
+
+/// A number as the ranges print it: 10000, 0.001, 1e+08.
+inline std::string num_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
+/// `text` made safe for a one-line message: control characters become '?', at most 80 bytes.
+inline std::string printable(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (out.size() >= 80) {
+      out += "...";
+      break;
+    }
+    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  }
+  return out;
+}
+
+/// Why `text` is not a real number in [lo, hi]; empty when it is.
+inline std::string check_real(const std::string& text, double lo, double hi) {
+  const std::string shown = printable(text);
+  if (text.empty()) return "expected a number, got ''";
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || text.front() == ' ') return "'" + shown + "' is not a number";
+  if (std::isnan(v)) return shown + " is not a finite number";
+  if (!(v >= lo && v <= hi)) return shown + " is out of range [" + num_text(lo) + ", " + num_text(hi) + "]";
+  return {};
+}
+
+/// Why `text` is not a whole number in [lo, hi]; empty when it is (then `out` holds it).
+/// "1e6" is accepted as 1000000; "2.5" is not a whole number.
+inline std::string check_whole(const std::string& text, long long lo, long long hi, long long& out) {
+  const std::string shown = printable(text);
+  const std::string range = " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (text.empty()) return "expected a whole number, got ''";
+  if (text.front() == ' ') return "'" + shown + "' is not a whole number";
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (end != text.c_str() && *end == '\0') {
+    if (errno == ERANGE || v < lo || v > hi) return shown + range;
+    out = v;
+    return {};
+  }
+  const double d = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0') return "'" + shown + "' is not a whole number";
+  if (std::isnan(d)) return shown + " is not a finite number";
+  if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi))) return shown + range;
+  if (d != std::floor(d)) return "'" + shown + "' is not a whole number";
+  out = static_cast<long long>(d);
+  return {};
+}
+
+/// A CLI11 check: a finite real in [lo, hi].
+inline CLI::Validator real(double lo, double hi) {
+  return CLI::Validator([lo, hi](std::string& s) { return check_real(s, lo, hi); },
+                        "in [" + num_text(lo) + ", " + num_text(hi) + "]");
+}
+
+/// A CLI11 transform (use ->transform(), not ->check(): it rewrites "1e6" as "1000000" for
+/// the conversion): a whole number in [lo, hi].
+inline CLI::Validator whole(long long lo, long long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) {
+        long long v = 0;
+        std::string why = check_whole(s, lo, hi, v);
+        if (why.empty()) s = std::to_string(v);
+        return why;
+      },
+      "in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+}
+
+/// A CLI11 check: a file name that is not empty.
+inline CLI::Validator file_name() {
+  return CLI::Validator([](std::string& s) { return s.empty() ? std::string("the file name is empty") : std::string(); },
+                        "");
+}
+
+/// Whether two file names name the same file (the same text, or the same existing file).
+inline bool same_file(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  if (a == b) return true;
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
+/// A CLI11 check: one of `choices` ("a|b|c").
+inline CLI::Validator one_of(std::vector<std::string> choices) {
+  std::string list;
+  for (const auto& c : choices) list += (list.empty() ? "" : "|") + c;
+  return CLI::Validator(
+      [choices, list](std::string& s) {
+        for (const auto& c : choices)
+          if (c == s) return std::string();
+        return "expected " + list + ", got '" + printable(s) + "'";
+      },
+      list);
+}
+
+/// The conventions: --version, the last of a repeated flag wins, a terse usage line.
+inline void setup(CLI::App& app, const std::string& version) {
+  app.set_version_flag("--version", app.get_name() + " " + version);
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.allow_extras();  // unknown flags: our own one-line message below
+}
+
+/// Prints "PROGRAM: WHY" (one line) on stderr; returns 2.
+inline int usage_error(const std::string& program, std::string why) {
+  for (char& c : why)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!why.empty() && why.back() == ' ') why.pop_back();
+  std::fprintf(stderr, "%s: %s\n", program.c_str(), why.c_str());
+  return 2;
+}
+
+/// Parses. Returns -1 to go on, 0 after --help/--version (printed on stdout), 2 after a
+/// usage error (one line on stderr).
+inline int parse(CLI::App& app, int argc, const char* const* argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
+      // "--frames: 1 required INT missing": say which flag wants a value.
+      const std::string what = e.what();
+      const auto colon = what.find(':');
+      if (what.rfind("--", 0) == 0 && colon != std::string::npos && what.find("missing") != std::string::npos)
+        return usage_error(app.get_name(), what.substr(0, colon) + " needs a value");
+    }
+    return usage_error(app.get_name(), e.what());
+  }
+  if (!app.remaining().empty()) {
+    const std::string first = printable(app.remaining().front());
+    if (first.rfind("-", 0) == 0) return usage_error(app.get_name(), "unknown option '" + first + "' (see --help)");
+    return usage_error(app.get_name(), "unexpected argument '" + first + "' (see --help)");
+  }
+  return -1;
+}
+
+}  // namespace fpcli
