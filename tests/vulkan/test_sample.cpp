@@ -332,13 +332,13 @@ TEST(VulkanSample, ASecondSigintExitsAtOnce) {
 TEST(VulkanSample, TwoOutputsNamingOneFileIsAUsageError) {
   RunResult r = run("--headless --frames 3 --log same.csv --trace same.csv");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.output, "bouncing_balls: --log and --trace name the same file 'same.csv'\n");
+  EXPECT_EQ(r.output, "bouncing_balls: --trace: 'same.csv' is also the --log file\n");
   r = run("--headless --frames 3 --log same.csv --trace ./same.meta.json");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.output, "bouncing_balls: --trace and the sidecar of --log name the same file 'same.meta.json'\n");
   r = run("--headless --frames 3 --log same.csv --capture same.csv");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.output, "bouncing_balls: --log and --capture name the same file 'same.csv'\n");
+  EXPECT_EQ(r.output, "bouncing_balls: --capture: 'same.csv' is also the --log file\n");
 }
 
 /// The sample's stderr only (stdout discarded) and its exit status.
