@@ -249,34 +249,36 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < policies.size(); ++i) {
     const std::string& name = policies[i];
     auto pacer = pacer::make_pacer(name, o.config);
-    std::ofstream file;
+    // The log is written in whole rows: a full disk cuts it back to its last whole row
+    // and the error names the cause (pacer::RecordFile).
+    std::optional<pacer::RecordFile> file;
     std::optional<pacer::NativeLogWriter> writer;
     const std::string path = o.log.empty() ? "" : o.compare.empty() ? o.log : o.log + "." + name + ".csv";
-    if (!path.empty()) {
-      file.open(path, std::ios::out | std::ios::trunc);
-      if (!file) {
-        std::fprintf(stderr, "pacer-sim: cannot open log '%s'\n", path.c_str());
-        return 1;
-      }
-      writer.emplace(file);
-    }
     pacer::SummaryBuilder summary{stats};
     sim.timeline = o.timeline && i == 0;
     Result r;
     r.policy = name;
-    r.run = pacer::simulate(*pacer, costs, o.frames, sim, [&](const pacer::FrameRecord& rec) {
-      summary.add(rec);
-      if (writer) writer->write(rec);
-    });
+    try {
+      if (!path.empty()) {
+        file.emplace(path, "log");
+        writer.emplace(file->stream());
+        file->commit();  // the header
+      }
+      std::int64_t rows = 0;
+      r.run = pacer::simulate(*pacer, costs, o.frames, sim, [&](const pacer::FrameRecord& rec) {
+        summary.add(rec);
+        if (!writer) return;
+        writer->write(rec);
+        file->commit();
+        if (++rows % 1024 == 0) file->flush();
+      });
+      if (file) file->flush();
+    } catch (const std::runtime_error& e) {
+      std::fprintf(stderr, "pacer-sim: %s\n", e.what());
+      return 1;
+    }
     r.summary = summary.result();
     r.interval = pacer->interval();
-    if (writer) {
-      file.flush();
-      if (!file) {
-        std::fprintf(stderr, "pacer-sim: writing log '%s' failed\n", path.c_str());
-        return 1;
-      }
-    }
     results.push_back(std::move(r));
   }
 
