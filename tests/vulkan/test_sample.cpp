@@ -27,8 +27,8 @@ struct RunResult {
   std::string output;
 };
 
-RunResult run(const std::string& args) {
-  const std::string cmd = std::string{FP_SAMPLE} + " " + args + " 2>&1";
+/// Runs a shell command; its output (as redirected by the command) and exit status.
+RunResult run_command(const std::string& cmd) {
   RunResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return r;
@@ -38,6 +38,9 @@ RunResult run(const std::string& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
+
+/// The sample with `args`: stdout and stderr together.
+RunResult run(const std::string& args) { return run_command(std::string{FP_SAMPLE} + " " + args + " 2>&1"); }
 
 std::vector<std::vector<std::string>> read_csv(const std::string& path) {
   std::ifstream in{path};
@@ -343,15 +346,7 @@ TEST(VulkanSample, TwoOutputsNamingOneFileIsAUsageError) {
 
 /// The sample's stderr only (stdout discarded) and its exit status.
 RunResult run_stderr(const std::string& args) {
-  const std::string cmd = std::string{FP_SAMPLE} + " " + args + " 2>&1 >/dev/null";
-  RunResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, pipe)) r.output += buf;
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return run_command(std::string{FP_SAMPLE} + " " + args + " 2>&1 >/dev/null");
 }
 
 TEST(VulkanSample, UnwritableOutputsFailBeforeTheRunWithTheirCause) {
