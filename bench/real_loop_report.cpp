@@ -237,6 +237,7 @@ int main(int argc, char** argv) {
         in.clear();
         in.seekg(0);
         const pacer::NativeLog log = pacer::read_native_log(in, path);
+        for (const auto& w : log.warnings) std::fprintf(stderr, "real_loop_report: warning: %s\n", w.c_str());
         row = native_row(log, warmup, period_ms);
         add_spin_share(row, path);
         if (row.label.empty()) row.label = std::filesystem::path{path}.stem().string();
