@@ -216,15 +216,10 @@ TEST(LoadSweep, PresentMonFormatWritesTheExactHeader) {
 
 TEST(LoadSweep, MalformedTraceIsAUsageErrorNamingTheLine) {
   { std::ofstream bad{"bad_trace.csv"}; bad << "frame_ms\n5\nfive\n"; }
-  const std::string cmd = std::string{FP_LOAD_SWEEP} + " --headless --frames 5 --render-load trace:bad_trace.csv 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
-  const int status = pclose(pipe);
-  EXPECT_EQ(WEXITSTATUS(status), 2);
-  EXPECT_EQ(out, "load_sweep: bad_trace.csv:3: 'five' is not a number in column frame_ms\n");
+  const RunResult r =
+      run_command(std::string{FP_LOAD_SWEEP} + " --headless --frames 5 --render-load trace:bad_trace.csv 2>&1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "load_sweep: bad_trace.csv:3: 'five' is not a number in column frame_ms\n");
 }
 
 TEST(VulkanSample, NoDisplayIsARuntimeErrorWithItsReason) {
@@ -368,16 +363,10 @@ TEST(VulkanSample, AFullDiskKeepsEveryWholeRowAndTheSidecar) {
   // A file size limit (ulimit -f, 512-byte blocks in sh) stands in for a full disk: write()
   // fails with EFBIG part way through a flush.
   std::filesystem::remove("full.csv");
-  const std::string cmd = "trap '' XFSZ; ulimit -f 40; exec " + std::string{FP_SAMPLE} +
-                          " --headless --frames 100000 --quiet --log full.csv 2>&1 >/dev/null";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
-  const int status = pclose(pipe);
-  EXPECT_EQ(WEXITSTATUS(status), 1);
-  EXPECT_EQ(out, "bouncing_balls: writing 'full.csv' failed: File too large\n");
+  const RunResult r = run_command("trap '' XFSZ; ulimit -f 40; exec " + std::string{FP_SAMPLE} +
+                                  " --headless --frames 100000 --quiet --log full.csv 2>&1 >/dev/null");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "bouncing_balls: writing 'full.csv' failed: File too large\n");
   const std::string text = slurp("full.csv");
   ASSERT_GT(text.size(), 1000u);
   EXPECT_LE(text.size(), 40u * 512u);
