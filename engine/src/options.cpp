@@ -103,17 +103,7 @@ void Cli::add_common(Options& o) {
     o.pacing.adaptive.initial_interval = pacer::from_ms(v);
     o.pacing.capped_interval = o.pacing.adaptive.initial_interval;
   });
-  app.add_option("--max-steps", o.pacing.sim.max_steps_per_frame, "updates per frame at most")->type_name("N")->transform(fpcli::whole(1, 10'000));
-  app.add_option_function<std::string>(
-         "--debt", [&o](const std::string& v) { o.pacing.sim.debt = v == "keep" ? pacer::DebtPolicy::keep : pacer::DebtPolicy::discard; },
-         "discard|keep: time beyond the step cap")
-      ->type_name("POLICY")->check(fpcli::one_of({"discard", "keep"}));
-  app.add_flag_callback("--no-shrink", [&o] { o.pacing.adaptive.shrink = false; }, "adaptive: hold the interval");
-  app.add_option("--pipeline-frames", o.pacing.adaptive.pipeline_frames,
-                 "adaptive, fifo: frames start up to N intervals ahead of display (default 2; 1: least latency)")
-      ->type_name("N")->transform(fpcli::whole(1, 8));
-  app.add_flag_callback("--even-cadence", [&o] { o.pacing.adaptive.mixed_cadence_loss = 1; },
-                        "adaptive: whole refresh periods always, never the mixed cadence");
+  fpcli::add_pacing_flags(app, o.pacing);
 }
 
 std::string Cli::usage() const { return impl_->app.help(); }

@@ -134,18 +134,7 @@ int parse(int argc, char** argv, Options& o) {
   app.add_option_function<double>("--max-interval-ms", [&o](double v) { o.config.adaptive.max_interval = pacer::from_ms(v); },
                                   "adaptive: frame-rate floor (default 100)")
       ->type_name("M")->check(fpcli::real(0.01, kMaxMs));
-  app.add_option("--max-steps", o.config.sim.max_steps_per_frame, "updates per frame at most (default 8)")
-      ->type_name("N")->transform(fpcli::whole(1, 10'000));
-  app.add_option_function<std::string>(
-         "--debt", [&o](const std::string& d) { o.config.sim.debt = d == "keep" ? pacer::DebtPolicy::keep : pacer::DebtPolicy::discard; },
-         "what happens to time beyond the step cap: discard (default) or keep")
-      ->type_name("discard|keep")->check(fpcli::one_of({"discard", "keep"}));
-  app.add_flag_callback("--no-shrink", [&o] { o.config.adaptive.shrink = false; }, "adaptive: hold the interval (it still widens on overrun)");
-  app.add_option("--pipeline-frames", o.config.adaptive.pipeline_frames,
-                 "adaptive, fifo: frames start up to N intervals ahead of their display (default 2, at most images - 1; 1: least latency)")
-      ->type_name("N")->transform(fpcli::whole(1, 8));
-  app.add_flag_callback("--even-cadence", [&o] { o.config.adaptive.mixed_cadence_loss = 1; },
-                        "adaptive: whole refresh periods always, never the mixed cadence");
+  fpcli::add_pacing_flags(app, o.config);
   app.add_option("--frames", o.frames, "frames to render (default 600)")->type_name("N")->transform(fpcli::whole(1, kMaxFrames));
   app.add_flag("--timeline", o.timeline, "print the actions in the seed's notation (R<t> U<sim t> W<t>)");
   app.add_option("--log", o.log, "write the native pacing log (CSV; with --compare: FILE.<policy>.csv)")

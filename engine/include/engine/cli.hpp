@@ -14,6 +14,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "pacer/policies.hpp"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -135,6 +137,23 @@ inline void setup(CLI::App& app, const std::string& version) {
   app.set_version_flag("--version", app.get_name() + " " + version);
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.allow_extras();  // unknown flags: our own one-line message below
+}
+
+/// The pacing flags the samples and pacer-sim share, into `cfg`: --max-steps, --debt,
+/// --no-shrink, --pipeline-frames, --even-cadence.
+inline void add_pacing_flags(CLI::App& app, pacer::PolicyConfig& cfg) {
+  app.add_option("--max-steps", cfg.sim.max_steps_per_frame, "updates per frame at most (default 8)")
+      ->type_name("N")->transform(whole(1, 10'000));
+  app.add_option_function<std::string>(
+         "--debt", [&cfg](const std::string& d) { cfg.sim.debt = d == "keep" ? pacer::DebtPolicy::keep : pacer::DebtPolicy::discard; },
+         "what happens to time beyond the step cap: discard (default) or keep")
+      ->type_name("discard|keep")->check(one_of({"discard", "keep"}));
+  app.add_flag_callback("--no-shrink", [&cfg] { cfg.adaptive.shrink = false; }, "adaptive: hold the interval (it still widens on overrun)");
+  app.add_option("--pipeline-frames", cfg.adaptive.pipeline_frames,
+                 "adaptive, fifo: frames start up to N intervals ahead of their display (default 2, at most images - 1; 1: least latency)")
+      ->type_name("N")->transform(whole(1, 8));
+  app.add_flag_callback("--even-cadence", [&cfg] { cfg.adaptive.mixed_cadence_loss = 1; },
+                        "adaptive: whole refresh periods always, never the mixed cadence");
 }
 
 /// Prints "PROGRAM: WHY" (one line) on stderr; returns 2.
