@@ -113,7 +113,7 @@ struct AdaptiveConfig {
   double mixed_cadence_loss = 0.1;
   /// ... and only while whole periods would be longer than this (below 50 fps): above it
   /// an even cadence is worth more than the frames a mixed one adds.
-  Nanos mixed_cadence_over{20'000'000};
+  Nanos mixed_cadence_over{0};
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   double mixed_margin = 1.07;
   /// Free displays (immediate, VRR): frames start this deep render estimate ahead of their
@@ -142,7 +142,7 @@ struct AdaptiveConfig {
   /// by at most this fraction of the interval per frame. <= 0 with discard debt: the lag
   /// is dropped at once as debt (the world pauses through the hitch); with keep debt the
   /// lag is always caught up, at 0.25 when this is <= 0.
-  double catch_up = 0;
+  double catch_up = 0.03;
 };
 
 /// Throws std::invalid_argument naming the field and its value for a config no policy can
