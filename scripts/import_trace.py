@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Convert a published per-frame capture into a traces/ file, and tabulate traces/.
+
+Extraction (one capture -> one trace):
+
+    scripts/import_trace.py extract SOURCE OUT.csv [--app EXE] [--skip N]
+                                    [--max-frames 12000] [--no-busy]
+
+SOURCE is a capture in one of the formats met so far:
+  * CSV with a MsBetweenPresents-like column: PresentMon 1.x/2.x, OCAT, FrameView,
+    and CapFrameX CSV exports (leading "//key=value" comment lines are skipped).
+    Rows are kept for one swap chain only: the (Application, ProcessID,
+    SwapChainAddress) with the most rows, or the most frequent one of the
+    application given with --app.
+  * CapFrameX JSON (Runs[*].CaptureData.MsBetweenPresents; a UTF-8 BOM is fine).
+    Runs are concatenated in order.
+SOURCE "-" reads standard input (use it with `git show COMMIT:PATH`).
+
+frame_ms is MsBetweenPresents (present-to-present, milliseconds). busy_ms is the
+CPU busy time of the frame where the capture has one (PresentMon 2.x MsCPUBusy,
+CapFrameX JSON CpuBusy); --no-busy leaves it out.
+
+Leading rows are dropped while they are not usable (NA, not a number, outside
+(0, 10000] ms); --skip N drops N more leading rows after that. A row in the
+middle with an unusable frame time is dropped and counted on stderr. The output
+keeps at most --max-frames frames, 4 decimals, header `frame_ms` or
+`frame_ms,busy_ms`.
+
+Table (statistics and halves for every traces/*.csv):
+
+    scripts/import_trace.py table [DIR]
+
+prints, per file: frames, mean, p50, p99, max of frame_ms (p50/p99 by linear
+interpolation between closest ranks), the count of frames longer than twice the
+median, and the half from the split rule in traces/README.md (FNV-1a 64-bit of
+the base file name: odd -> held-out, even -> tuning).
+"""
+
+import argparse
+import csv
+import glob
+import io
+import json
+import os
+import sys
+
+FRAME_COLUMNS = ("MsBetweenPresents", "msBetweenPresents", "ms_between_presents")
+BUSY_COLUMNS = ("MsCPUBusy", "msCPUBusy", "CPUBusy", "CpuBusy")
+KEY_COLUMNS = ("Application", "ProcessID", "SwapChainAddress")
+MAX_MS = 10000.0
+
+
+def fnv1a64(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def half_of(name: str) -> str:
+    return "held-out" if fnv1a64(os.path.basename(name).encode()) & 1 else "tuning"
+
+
+def parse_ms(text):
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        return None
+    if not (0.0 < v <= MAX_MS):
+        return None
+    return v
+
+
+def read_source(path):
+    if path == "-":
+        raw = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as f:
+            raw = f.read()
+    return raw.decode("utf-8-sig", errors="replace")
+
+
+def rows_from_json(text, want_busy):
+    doc = json.loads(text)
+    runs = doc.get("Runs") or []
+    frames, busy = [], []
+    for run in runs:
+        data = run.get("CaptureData") or {}
+        ms = data.get("MsBetweenPresents") or []
+        b = None
+        if want_busy:
+            for col in BUSY_COLUMNS:
+                if data.get(col):
+                    b = data[col]
+                    break
+        frames.extend(ms)
+        busy.extend(b if b is not None and len(b) == len(ms) else [None] * len(ms))
+    has_busy = any(v is not None for v in busy)
+    return list(zip(frames, busy)), has_busy, "CapFrameX JSON"
+
+
+def rows_from_csv(text, app, want_busy):
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("//")]
+    reader = csv.reader(io.StringIO("\n".join(lines)))
+    header = None
+    for row in reader:
+        names = [c.strip() for c in row]
+        if any(c in names for c in FRAME_COLUMNS):
+            header = names
+            break
+    if header is None:
+        raise SystemExit("no MsBetweenPresents-like column found")
+    fcol = next(header.index(c) for c in FRAME_COLUMNS if c in header)
+    bcol = None
+    if want_busy:
+        bcol = next((header.index(c) for c in BUSY_COLUMNS if c in header), None)
+    keycols = [header.index(c) for c in KEY_COLUMNS if c in header]
+    body = [r for r in reader if len(r) > fcol]
+
+    def key(r):
+        return tuple(r[i] if i < len(r) else "" for i in keycols)
+
+    if keycols:
+        counts = {}
+        for r in body:
+            k = key(r)
+            if app and (not k or k[0].lower() != app.lower()):
+                continue
+            counts[k] = counts.get(k, 0) + 1
+        if not counts:
+            raise SystemExit(f"no rows for application {app!r}")
+        main = max(counts, key=counts.get)
+        if len(counts) > 1:
+            print(f"swap chains: {len(counts)}; keeping {main} ({counts[main]} rows)",
+                  file=sys.stderr)
+        body = [r for r in body if key(r) == main]
+    out = []
+    for r in body:
+        b = r[bcol] if bcol is not None and bcol < len(r) else None
+        out.append((r[fcol], b))
+    has_busy = bcol is not None and any(parse_ms(b) is not None for _, b in out)
+    return out, has_busy, "CSV"
+
+
+def extract(args):
+    text = read_source(args.source)
+    want_busy = not args.no_busy
+    if text.lstrip().startswith("{"):
+        rows, has_busy, kind = rows_from_json(text, want_busy)
+    else:
+        rows, has_busy, kind = rows_from_csv(text, args.app, want_busy)
+
+    def usable(r):
+        f = parse_ms(r[0])
+        if f is None:
+            return None
+        if has_busy:
+            b = parse_ms(r[1])
+            if b is None:
+                return None
+            return (f, b)
+        return (f,)
+
+    i = 0
+    while i < len(rows) and usable(rows[i]) is None:
+        i += 1
+    lead = i
+    i += args.skip
+    kept, dropped = [], 0
+    for r in rows[i:]:
+        u = usable(r)
+        if u is None:
+            dropped += 1
+            continue
+        kept.append(u)
+        if len(kept) >= args.max_frames:
+            break
+    if not kept:
+        raise SystemExit("no usable frames")
+    with open(args.out, "w", newline="\n") as f:
+        f.write("frame_ms,busy_ms\n" if has_busy else "frame_ms\n")
+        for u in kept:
+            f.write(",".join(f"{v:.4f}" for v in u) + "\n")
+    print(f"{args.out}: {kind}, {len(rows)} rows, dropped {lead} unusable leading + "
+          f"{args.skip} skipped + {dropped} unusable inside; wrote {len(kept)} frames"
+          f"{' with busy_ms' if has_busy else ''}", file=sys.stderr)
+
+
+def percentile(sorted_vals, q):
+    n = len(sorted_vals)
+    pos = (n - 1) * q
+    lo = int(pos)
+    hi = min(lo + 1, n - 1)
+    return sorted_vals[lo] + (sorted_vals[hi] - sorted_vals[lo]) * (pos - lo)
+
+
+def table(args):
+    files = sorted(glob.glob(os.path.join(args.dir, "*.csv")))
+    print("| file | frames | mean | p50 | p99 | max | >2x p50 | busy | half |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    halves = {"tuning": 0, "held-out": 0}
+    for path in files:
+        with open(path) as f:
+            header = f.readline().strip().split(",")
+            vals = [float(line.split(",")[0]) for line in f if line.strip()]
+        s = sorted(vals)
+        p50 = percentile(s, 0.5)
+        spikes = sum(1 for v in vals if v > 2 * p50)
+        h = half_of(path)
+        halves[h] += 1
+        print(f"| {os.path.basename(path)} | {len(vals)} | {sum(vals) / len(vals):.2f} | "
+              f"{p50:.2f} | {percentile(s, 0.99):.2f} | {s[-1]:.2f} | {spikes} | "
+              f"{'yes' if 'busy_ms' in header else 'no'} | {h} |")
+    print(f"\ntuning: {halves['tuning']}, held-out: {halves['held-out']}, "
+          f"total: {len(files)}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    e = sub.add_parser("extract", help="convert one capture")
+    e.add_argument("source")
+    e.add_argument("out")
+    e.add_argument("--app", help="keep this application's main swap chain")
+    e.add_argument("--skip", type=int, default=0, help="drop N more leading rows")
+    e.add_argument("--max-frames", type=int, default=12000)
+    e.add_argument("--no-busy", action="store_true", help="leave busy_ms out")
+    e.set_defaults(func=extract)
+    t = sub.add_parser("table", help="statistics and halves of traces/*.csv")
+    t.add_argument("dir", nargs="?", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "traces"))
+    t.set_defaults(func=table)
+    args = ap.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
