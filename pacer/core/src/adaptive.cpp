@@ -78,6 +78,8 @@ void validate(const AdaptiveConfig& c) {
   at_least("pipeline_frames", c.pipeline_frames, 1);
   real("mixed_cadence_loss", c.mixed_cadence_loss, true, "finite");
   nanos("mixed_cadence_over", c.mixed_cadence_over, false);
+  real("mixed_lead_percentile", c.mixed_lead_percentile,
+       c.mixed_lead_percentile > 0.0 && c.mixed_lead_percentile <= 100.0, "in (0, 100]");
   real("mixed_margin", c.mixed_margin, c.mixed_margin >= 1.0, ">= 1");
   at_least("deep_history", c.deep_history, 1);
   nanos("present_margin", c.present_margin, false);
@@ -89,6 +91,8 @@ void validate(const AdaptiveConfig& c) {
   if (c.max_backoff > 20) config_error("AdaptiveConfig::max_backoff", "<= 20", format_value(std::int64_t{c.max_backoff}));
   real("spiral_ratio", c.spiral_ratio, c.spiral_ratio > 0.0, "> 0");
   real("catch_up", c.catch_up, true, "finite");
+  nanos("max_lag", c.max_lag, false);
+  nanos("catch_up_within", c.catch_up_within, false);
 }
 
 AdaptivePolicy::AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim, std::string_view name)
@@ -172,7 +176,8 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   deep_lead_ = std::max(lead_, *second + config_.present_margin);
   // Mixed cadence: plan for a typical render (a long one is shown a vblank late rather
   // than every frame idling in a held present).
-  const auto typical = static_cast<std::size_t>(std::ceil(0.75 * static_cast<double>(sorted.size()))) - 1;
+  const auto typical = static_cast<std::size_t>(std::max(
+                           1.0, std::ceil(config_.mixed_lead_percentile / 100.0 * static_cast<double>(sorted.size())))) - 1;
   typical_lead_ = sorted[std::min(typical, sorted.size() - 1)] + config_.present_margin;
   if (frame_index() == 1) {
     // The first frame was not planned: it is shown where the display puts it.
@@ -562,6 +567,12 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   if (shown > display_cur_) lag_ += shown - display_cur_;
   if (lag_ <= Nanos::zero()) return;
   double rate = config_.catch_up;
+  if (sim_.debt == DebtPolicy::discard && lag_ > config_.max_lag && rate > 0) {
+    const Nanos excess = lag_ - config_.max_lag;
+    clock_.drop(excess);
+    note_dropped(excess);
+    lag_ = config_.max_lag;
+  }
   if (rate <= 0 && sim_.debt == DebtPolicy::discard) {
     clock_.drop(lag_);
     note_dropped(lag_);
@@ -569,7 +580,12 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     return;
   }
   if (rate <= 0) rate = 0.25;
-  lag_ -= std::min(lag_, std::max(Nanos{1}, scale(interval_, rate)));
+  Nanos step = std::max(Nanos{1}, scale(interval_, rate));
+  if (config_.catch_up_within > Nanos::zero())
+    step = std::max(step, Nanos{static_cast<std::int64_t>(static_cast<double>(lag_.count()) *
+                                                          static_cast<double>(interval_.count()) /
+                                                          static_cast<double>(config_.catch_up_within.count()))});
+  lag_ -= std::min(lag_, step);
 }
 
 Nanos AdaptivePolicy::free_interval(Nanos mean_busy) const {

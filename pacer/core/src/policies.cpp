@@ -25,6 +25,11 @@ void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display) {
     cfg.adaptive.pipeline_frames = 1;  // nothing queues: every present is held to its time
   if (display.mode == PresentMode::vrr)
     cfg.adaptive.min_interval = std::max(cfg.adaptive.min_interval, display.period);
+  // Immediate with no refresh known: a monitor still refreshes, most often at 60 Hz, and
+  // frames beyond its rate tear without showing more; cap there (give the real rate with
+  // immediate:HZ). Classic loops are capped at 60 Hz there too (accumulator-capped).
+  if (display.mode == PresentMode::immediate && display.period <= Nanos::zero())
+    cfg.adaptive.min_interval = std::max(cfg.adaptive.min_interval, kAssumedRefreshPeriod);
 }
 
 bool is_policy_name(std::string_view name) {

@@ -114,6 +114,10 @@ struct AdaptiveConfig {
   /// ... and only while whole periods would be longer than this (below 50 fps): above it
   /// an even cadence is worth more than the frames a mixed one adds.
   Nanos mixed_cadence_over{0};
+  /// The mixed cadence plans each frame for the first vblank after the render estimate at
+  /// this percentile of render_history (+ present_margin): higher shows fewer frames a
+  /// vblank late (each a period of animation error), lower starts them closer to their vblank.
+  double mixed_lead_percentile = 85;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   double mixed_margin = 1.07;
   /// Free displays (immediate, VRR): frames start this deep render estimate ahead of their
@@ -139,10 +143,18 @@ struct AdaptiveConfig {
   /// A frame shown later than planned showed an older world than its display time. The
   /// frames after it continue from it (their animation advances by the display gap, so
   /// the late frame costs one error, not a freeze then a jump), and the world catches up
-  /// by at most this fraction of the interval per frame. <= 0 with discard debt: the lag
-  /// is dropped at once as debt (the world pauses through the hitch); with keep debt the
-  /// lag is always caught up, at 0.25 when this is <= 0.
-  double catch_up = 0.03;
+  /// by at most this fraction of the interval per frame: 0.006 is 0.1 ms per 60 Hz frame,
+  /// the world running 0.6% fast until it is back on time, which no eye sees and which
+  /// keeps the catch-up far below any frame's animation error. <= 0 with discard debt: the
+  /// lag is dropped at once as debt (the world pauses through the hitch); with keep debt
+  /// the lag is always caught up, at 0.25 when this is <= 0.
+  double catch_up = 0.006;
+  /// Lag beyond this is dropped at once as debt (discard debt only): a stall the world
+  /// could take seconds to catch up is let go, as the stall clamp (also 0.25 s) lets a long one go.
+  Nanos max_lag{250'000'000};
+  /// ... and, for a larger lag, fast enough to be back on time within about this long
+  /// (lag x interval / catch_up_within per frame, an exponential approach); 0: only catch_up.
+  Nanos catch_up_within{4'000'000'000};
 };
 
 /// Throws std::invalid_argument naming the field and its value for a config no policy can

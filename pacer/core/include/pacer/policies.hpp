@@ -17,6 +17,10 @@
 
 namespace pacer {
 
+/// The refresh period assumed for a display that shows presents at once and reports no
+/// rate (immediate): 60 Hz, the most common monitor.
+inline constexpr Nanos kAssumedRefreshPeriod{16'666'667};
+
 struct PolicyConfig {
   FixedStepConfig sim{};
   AdaptiveConfig adaptive{};
@@ -28,7 +32,8 @@ struct PolicyConfig {
 /// (fifo, mailbox, immediate:HZ), whether a present is shown at a vblank (fifo, mailbox)
 /// or at once, whether presents queue (FIFO, VRR) or are held to their time (mailbox,
 /// immediate), how many frames the swapchain lets start ahead (images - 1), and on VRR
-/// the panel's fastest refresh as the frame-rate cap. The engine and the simulator both
+/// the panel's fastest refresh as the frame-rate cap; on immediate with no rate known,
+/// kAssumedRefreshPeriod as the cap. The engine and the simulator both
 /// call it: one mapping from a display to a policy's configuration.
 void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display);
 
