@@ -80,6 +80,8 @@ void validate(const AdaptiveConfig& c) {
   nanos("mixed_cadence_over", c.mixed_cadence_over, false);
   real("mixed_lead_percentile", c.mixed_lead_percentile,
        c.mixed_lead_percentile > 0.0 && c.mixed_lead_percentile <= 100.0, "in (0, 100]");
+  real("mixed_lead_percentile_queued", c.mixed_lead_percentile_queued,
+       c.mixed_lead_percentile_queued > 0.0 && c.mixed_lead_percentile_queued <= 100.0, "in (0, 100]");
   real("mixed_margin", c.mixed_margin, c.mixed_margin >= 1.0, ">= 1");
   at_least("deep_history", c.deep_history, 1);
   nanos("present_margin", c.present_margin, false);
@@ -176,8 +178,10 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   deep_lead_ = std::max(lead_, *second + config_.present_margin);
   // Mixed cadence: plan for a typical render (a long one is shown a vblank late rather
   // than every frame idling in a held present).
-  const auto typical = static_cast<std::size_t>(std::max(
-                           1.0, std::ceil(config_.mixed_lead_percentile / 100.0 * static_cast<double>(sorted.size())))) - 1;
+  const double pct = latched() && config_.queued_presents ? config_.mixed_lead_percentile_queued
+                                                          : config_.mixed_lead_percentile;
+  const auto typical =
+      static_cast<std::size_t>(std::max(1.0, std::ceil(pct / 100.0 * static_cast<double>(sorted.size())))) - 1;
   typical_lead_ = sorted[std::min(typical, sorted.size() - 1)] + config_.present_margin;
   if (frame_index() == 1) {
     // The first frame was not planned: it is shown where the display puts it.

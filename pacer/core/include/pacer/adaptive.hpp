@@ -118,6 +118,9 @@ struct AdaptiveConfig {
   /// this percentile of render_history (+ present_margin): higher shows fewer frames a
   /// vblank late (each a period of animation error), lower starts them closer to their vblank.
   double mixed_lead_percentile = 85;
+  /// ... on a display whose presents queue (FIFO): there a later planned vblank costs
+  /// latency, not rate (the next frame starts at once), so plan on a longer render.
+  double mixed_lead_percentile_queued = 95;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   double mixed_margin = 1.07;
   /// Free displays (immediate, VRR): frames start this deep render estimate ahead of their
