@@ -73,7 +73,7 @@ TEST(Options, NumbersOutOfRangeOrNotFiniteNameTheFlagAndTheRange) {
       {{"--size", "100"}, "sample: --size: expected WxH (each 16 to 16384), got '100'\n"},
       {{"--log", ""}, "sample: --log: the file name is empty\n"},
       {{"--log", "x.csv", "--trace", "x.csv"}, "sample: --trace: 'x.csv' is also the --log file\n"},
-      {{"--policy", "bogus"}, "sample: --policy: expected adaptive|adaptive-literal|accumulator|accumulator-capped|flipcode|variable, got 'bogus'\n"},
+      {{"--policy", "bogus"}, "sample: --policy: expected adaptive|adaptive-literal|accumulator|accumulator-capped|flipcode|variable|swappy|framepace, got 'bogus'\n"},
       {{"--frames"}, "sample: --frames needs a value\n"},
       {{"--frobnicate"}, "sample: unknown option '--frobnicate' (see --help)\n"},
   };

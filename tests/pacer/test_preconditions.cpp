@@ -126,7 +126,7 @@ TEST(Preconditions, AccumulatorTargetInterval) {
 TEST(Preconditions, UnknownPolicyNames) {
   EXPECT_EQ(refusal([] { (void)create_pacer("adaptiv", {}); }),
             "unknown policy 'adaptiv' (one of: adaptive, adaptive-literal, accumulator, accumulator-capped, "
-            "flipcode, variable)");
+            "flipcode, variable, swappy, framepace)");
   EXPECT_FALSE(is_policy_name("adaptiv"));
   for (const std::string_view name : policy_names()) {
     EXPECT_TRUE(is_policy_name(name));

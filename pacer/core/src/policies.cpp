@@ -8,8 +8,8 @@
 namespace pacer {
 
 std::span<const std::string_view> policy_names() {
-  static constexpr std::array<std::string_view, 6> names{
-      "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable"};
+  static constexpr std::array<std::string_view, 8> names{
+      "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable", "swappy", "framepace"};
   return names;
 }
 
@@ -30,6 +30,21 @@ void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display) {
   // immediate:HZ). Classic loops are capped at 60 Hz there too (accumulator-capped).
   if (display.mode == PresentMode::immediate && display.period <= Nanos::zero())
     cfg.adaptive.min_interval = std::max(cfg.adaptive.min_interval, kAssumedRefreshPeriod);
+
+  // The peers pace on a refresh: the display's grid (fifo, mailbox, immediate:HZ), a VRR
+  // panel's fastest refresh, else (none, immediate) 60 Hz.
+  Nanos refresh = display.fixed_period();
+  if (display.mode == PresentMode::vrr) refresh = display.period;
+  if (refresh <= Nanos::zero()) refresh = kAssumedRefreshPeriod;
+  // Swappy: Choreographer's vsync grid; the game asks for the full rate
+  // (SwappyGL_setSwapIntervalNS(refresh)); presents latch to vblanks on fifo and mailbox.
+  cfg.swappy.refresh_period = refresh;
+  cfg.swappy.swap_duration = refresh;
+  cfg.swappy.vblank_latch = display.latches();
+  if (display.phase >= Nanos::zero()) cfg.swappy.vblank_phase = display.phase;
+  cfg.swappy.vblank_margin = std::min(cfg.swappy.vblank_margin, refresh / 4);
+  // bevy_framepace's Limiter::Auto: the monitor's refresh less 0.5 Hz.
+  cfg.framepace.frametime_limit = framepace_auto_limit(refresh);
 }
 
 bool is_policy_name(std::string_view name) {
@@ -60,6 +75,8 @@ std::unique_ptr<Pacer> make_pacer(std::string_view name, const PolicyConfig& cfg
   if (name == "flipcode")
     return std::make_unique<FlipcodePolicy>(FlipcodeConfig{cfg.sim.debt == DebtPolicy::keep}, cfg.sim);
   if (name == "variable") return std::make_unique<VariablePolicy>(cfg.sim);
+  if (name == "swappy") return std::make_unique<SwappyPolicy>(cfg.swappy, cfg.sim);
+  if (name == "framepace") return std::make_unique<FramepacePolicy>(cfg.framepace, cfg.sim);
   return nullptr;
 }
 

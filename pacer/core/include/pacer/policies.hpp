@@ -14,6 +14,8 @@
 #include "pacer/adaptive.hpp"
 #include "pacer/baselines.hpp"
 #include "pacer/display_spec.hpp"
+#include "pacer/framepace.hpp"
+#include "pacer/swappy.hpp"
 
 namespace pacer {
 
@@ -26,6 +28,9 @@ struct PolicyConfig {
   AdaptiveConfig adaptive{};
   /// The frame-rate target of accumulator-capped (1/60 s).
   Nanos capped_interval{16'666'667};
+  /// The peers (docs/pacing.md, "Peers"): Android Frame Pacing and bevy_framepace.
+  SwappyConfig swappy{};
+  FramepaceConfig framepace{};
 };
 
 /// Tells the policies the display they pace: the refresh period of one with a vblank grid
@@ -33,11 +38,16 @@ struct PolicyConfig {
 /// or at once, whether presents queue (FIFO, VRR) or are held to their time (mailbox,
 /// immediate), how many frames the swapchain lets start ahead (images - 1), and on VRR
 /// the panel's fastest refresh as the frame-rate cap; on immediate with no rate known,
-/// kAssumedRefreshPeriod as the cap. The engine and the simulator both
-/// call it: one mapping from a display to a policy's configuration.
+/// kAssumedRefreshPeriod as the cap. The peers get the refresh they pace
+/// on (the display's; 60 Hz when it has none known, none or immediate; a VRR panel's
+/// fastest): Swappy's vsync grid and swap duration (the game asks for the full rate) and
+/// whether presents latch to vblanks, bevy_framepace's Limiter::Auto frame time. The
+/// engine and the simulator both call it: one mapping from a display to a policy's
+/// configuration.
 void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display);
 
-/// "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable".
+/// "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable",
+/// "swappy", "framepace".
 std::span<const std::string_view> policy_names();
 
 /// True for a name in policy_names().
