@@ -752,7 +752,16 @@ void AdaptivePolicy::smooth_after_frame() {
   if (busy_ring_.size() < window) return;
   const std::int64_t hold = static_cast<std::int64_t>(config_.shrink_window) << backoff_;
   if (frames_since_change_ < hold) return;
-  const Nanos need = scale(percentile_busy(config_.shrink_percentile), config_.widen_factor);
+  Nanos need = scale(percentile_busy(config_.shrink_percentile), config_.widen_factor);
+  if (latched() && config_.queued_presents && config_.pipeline_frames > 1) {
+    // A FIFO queue absorbs costs that vary around the interval (frames start up to
+    // pipeline_frames intervals ahead): the mean with the mixed cadence's margin must fit,
+    // and the tail within the queue's depth.
+    Nanos sum{0};
+    for (const Nanos b : busy_ring_) sum += b;
+    const Nanos mean = sum / static_cast<std::int64_t>(busy_ring_.size());
+    need = std::max(scale(mean, config_.mixed_margin), need / config_.pipeline_frames);
+  }
   Nanos shorter;
   if (period_ > Nanos::zero()) {
     shorter = quantize_up(interval_ - period_);
