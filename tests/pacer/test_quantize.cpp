@@ -30,7 +30,7 @@ AdaptiveConfig on_100hz(Nanos initial) {
   return cfg;
 }
 
-SimRun run_costs(AdaptivePolicy& p, std::vector<Nanos> render, Nanos update = 500_us) {
+SimRun run_costs(Pacer& p, std::vector<Nanos> render, Nanos update = 500_us) {
   const auto frames = static_cast<std::int64_t>(render.size());
   SimCosts costs{[render](std::int64_t f) { return render[static_cast<std::size_t>(f)]; },
                  [update](std::int64_t, std::int64_t) { return update; }};
@@ -130,10 +130,8 @@ TEST(Quantize, NoFlappingWhenCostsHoverAtAPeriod) {
 
 TEST(Quantize, TheLiteralPolicyIgnoresTheDisplay) {
   AdaptiveConfig cfg = on_100hz(16_ms);
-  cfg.display_aware = false;
-  AdaptivePolicy p{cfg, step_5(), AdaptivePolicy::literal_name};
+  AdaptiveLiteralPolicy p{cfg, step_5()};
   const SimRun run = run_costs(p, std::vector<Nanos>(10, 3_ms));
-  EXPECT_FALSE(p.display_mode());
   EXPECT_EQ(p.interval(), 16_ms);
   EXPECT_EQ(run.records[1].cpu_start, 16_ms);
   EXPECT_EQ(run.records[1].policy, "adaptive-literal");

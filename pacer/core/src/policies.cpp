@@ -64,11 +64,7 @@ std::unique_ptr<Pacer> create_pacer(std::string_view name, const PolicyConfig& c
 
 std::unique_ptr<Pacer> make_pacer(std::string_view name, const PolicyConfig& cfg) {
   if (name == "adaptive") return std::make_unique<AdaptivePolicy>(cfg.adaptive, cfg.sim);
-  if (name == "adaptive-literal") {
-    AdaptiveConfig literal = cfg.adaptive;
-    literal.display_aware = false;  // the seed's loop, blind to the display
-    return std::make_unique<AdaptivePolicy>(literal, cfg.sim, AdaptivePolicy::literal_name);
-  }
+  if (name == "adaptive-literal") return std::make_unique<AdaptiveLiteralPolicy>(cfg.adaptive, cfg.sim);
   if (name == "accumulator") return std::make_unique<AccumulatorPolicy>(AccumulatorConfig{}, cfg.sim);
   if (name == "accumulator-capped")
     return std::make_unique<AccumulatorPolicy>(AccumulatorConfig{cfg.capped_interval}, cfg.sim);

@@ -1,0 +1,177 @@
+// pacer/adaptive_config.hpp - every constant of the adaptive policies, named, with its
+// default and its reason (docs/pacing.md explains the rules that use them).
+//
+//   pacer::AdaptiveConfig cfg;          // the defaults are the tuned ones (docs/results.md)
+//   cfg.refresh_period = 6'944'444ns;   // a 144 Hz FIFO swapchain (pacer::fit_to_display)
+//   pacer::validate(cfg);               // std::invalid_argument naming a field it refuses
+#pragma once
+
+#include <cstdint>
+
+#include "pacer/time.hpp"
+
+namespace pacer {
+
+struct AdaptiveConfig {
+  /// The interval the first frame is planned with: 1/60 s ("a nice high starting interval").
+  Nanos initial_interval{16'666'667};
+  /// Frame-rate cap: the interval never shrinks below this (240 fps).
+  Nanos min_interval{4'166'667};
+  /// Frame-rate floor: the interval never widens past this (10 fps).
+  Nanos max_interval{100'000'000};
+  /// On overrun the interval becomes widen_factor x the time the frame has taken so far.
+  double widen_factor = 1.2;
+  /// false holds the interval (it still widens on overrun): --no-shrink.
+  bool shrink = true;
+  /// Headroom must last this many frames without an interval change before a shrink,
+  /// and the shrink target is judged on the busiest of the last this-many frames.
+  int shrink_window = 30;
+  /// Each shrink moves the interval this fraction of the way to its target
+  /// (widen_factor x the busiest recent frame), so shrinking is slow and geometric.
+  double shrink_fraction = 0.5;
+  /// After a widen, if most of this many following frames would have fit the old interval
+  /// (their render plus the updates the old interval needs, x widen_factor <= old
+  /// interval), the widen was a one-off hitch: restore the old interval at once. With 3,
+  /// one straggler after the hitch is forgiven; two mean a lasting change.
+  int hitch_frames = 3;
+
+  // ---- display-aware mode (docs/pacing.md, "Displays, quantization, planned presents")
+  /// false keeps the seed's display-blind loop above whatever the display is.
+  bool display_aware = true;
+  /// Refresh period of a fixed-refresh display (FIFO, mailbox): intervals become whole
+  /// periods on the vblank grid. 0: unknown or free (immediate, VRR); the mode then
+  /// starts at the first observe_display() and plans free intervals.
+  Nanos refresh_period{0};
+  /// A vblank time: the grid is vblank_phase + k x refresh_period. Replaced by the
+  /// first observed display time; on a latching display the grid then locks its phase
+  /// and period to every observed display time (pacer/vblank_grid.hpp).
+  Nanos vblank_phase{0};
+  /// true: a present is shown at the first vblank at or after it (FIFO, mailbox), so a
+  /// held present waits for the vblank before its planned one. false: it is shown when
+  /// made (immediate on a monitor of refresh_period), so it is held until its planned
+  /// display time itself and frames start a render estimate ahead of it.
+  bool vblank_latch = true;
+  /// A held present goes out this long after the vblank before its planned one (at
+  /// least, and more when the observed vblanks scatter: 4 x their mean residual), never
+  /// more than a quarter period: a present right on the vblank may latch to it.
+  Nanos vblank_margin{50'000};
+  /// A frame counts as late only past this tolerance (at least), or past the waiter's
+  /// measured wake error (the second-worst of the last 32 wakes, plus this): a wake a few
+  /// microseconds late is not a miss.
+  Nanos late_tolerance{20'000};
+  /// Render-time estimate = the longest of this many recent renders (+ present_margin):
+  /// how long before its planned display a frame starts.
+  int render_history = 32;
+  /// Fixed refresh: each frame starts at least this many intervals before its planned
+  /// display (a swapchain of N images lets N - 1 frames queue): a frame that runs long
+  /// uses the slack of the queue instead of missing its vblank, as a blocking FIFO loop
+  /// does; the cost is this many intervals of latency. 1: start one interval ahead.
+  int pipeline_frames = 2;
+  /// ... but only until this many frames in a row have rendered within one interval (none
+  /// needed the depth, none missed); then one interval ahead (a period less latency) until
+  /// the next frame that needs it. <= 0: always pipeline_frames.
+  std::int64_t shallow_after = 600;
+  /// Presents queue in order, one per vblank (FIFO): a frame planned one period after the
+  /// previous one is presented at once (the queue holds it). false (mailbox, where a newer
+  /// present replaces a queued one): every present is held until its planned vblank.
+  bool queued_presents = true;
+  /// Mixed cadence: when whole refresh periods would cost more than this share of the
+  /// frame rate the loop sustains (its mean busy time x mixed_margin, at least one
+  /// period), each frame is shown at the first vblank it can make after the previous one
+  /// (judged with a typical render, the p75 of render_history), with the world of that
+  /// vblank: frames alternate between n and n + 1 periods (no animation error) at the
+  /// rate the costs allow, and the interval reports that free time. On a free display it
+  /// is the interval itself. <= 0 or >= 1: whole periods always (Swappy's choice: steady,
+  /// at up to half the rate).
+  double mixed_cadence_loss = 0.1;
+  /// ... and only while whole periods would be longer than this (below 50 fps): above it
+  /// an even cadence is worth more than the frames a mixed one adds.
+  Nanos mixed_cadence_over{0};
+  /// The mixed cadence plans each frame for the first vblank after the render estimate at
+  /// this percentile of render_history (+ present_margin): higher shows fewer frames a
+  /// vblank late (each a period of animation error), lower starts them closer to their vblank.
+  double mixed_lead_percentile = 85;
+  /// ... on a display whose presents queue (FIFO): there a later planned vblank costs
+  /// latency, not rate (the next frame starts at once), so plan on a longer render.
+  double mixed_lead_percentile_queued = 95;
+  /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
+  double mixed_margin = 1.07;
+  /// Free displays (immediate, VRR): frames start this deep render estimate ahead of their
+  /// present (the second-longest of this many recent renders + present_margin), so a rare
+  /// long render seen in that history still makes its planned present.
+  int deep_history = 128;
+  /// Added to the render estimate: the waiter's wake error and clock noise.
+  Nanos present_margin{250'000};
+  /// This many frames among the last miss_window that miss their planned display are a
+  /// lasting change (widen); fewer are a hitch (re-plan at the next slot, keep the interval).
+  int misses_to_widen = 3;
+  /// Shrink when the p-th percentile of recent busy times x widen_factor fits the
+  /// shorter interval.
+  double shrink_percentile = 95;
+  /// A widen within this many frames after a shrink marks the shrink as failed: the
+  /// frames required before the next shrink double (up to 2^max_backoff x shrink_window).
+  int failed_shrink_frames = 60;
+  int max_backoff = 4;
+  /// Spiral guard: when updates cost at least this share of the time they simulate,
+  /// the updates of a frame get the time left before the next frame's start (at least
+  /// one update) and the rest is debt (dropped or kept per FixedStepConfig::debt).
+  double spiral_ratio = 0.9;
+  /// A frame shown later than planned showed an older world than its display time. The
+  /// frames after it continue from it (their animation advances by the display gap, so
+  /// the late frame costs one error, not a freeze then a jump), and the world catches up
+  /// by at most this fraction of the interval per frame: 0.006 is 0.1 ms per 60 Hz frame,
+  /// the world running 0.6% fast until it is back on time, which no eye sees and which
+  /// keeps the catch-up far below any frame's animation error. <= 0 with discard debt: the
+  /// lag is dropped at once as debt (the world pauses through the hitch); with keep debt
+  /// the lag is always caught up, at 0.25 when this is <= 0.
+  double catch_up = 0.006;
+  /// Lag beyond this is dropped at once as debt (discard debt only): a stall the world
+  /// could take seconds to catch up is let go, as the stall clamp (also 0.25 s) lets a long one go.
+  Nanos max_lag{250'000'000};
+  /// ... and, for a larger lag, fast enough to be back on time within about this long
+  /// (lag x interval / catch_up_within per frame, an exponential approach); 0: only catch_up.
+  Nanos catch_up_within{4'000'000'000};
+
+  // ---- the constants the display-aware rules used to hard-code, named (docs/pacing.md)
+  /// Render estimates leave out the single longest sample once they hold this many (one
+  /// hitch in the history does not start every frame early for a whole history).
+  int estimate_outlier_after = 8;
+  /// Wake errors kept for the lateness tolerance (its second-worst sets it).
+  int wake_history = 32;
+  /// Post-present work (present call + updates) kept for the immediate:HZ start lead.
+  int post_work_history = 32;
+  /// Misses are counted over this many recent frames; misses_to_widen of them widen.
+  int miss_window = 4;
+  /// A miss while the mean busy time of this many recent frames (the longest left out)
+  /// exceeds the interval is an overload: widen at once.
+  int overload_window = 8;
+  /// A free-display shrink smaller than this is not worth making.
+  Nanos min_shrink_step{50'000};
+  /// The spiral detector's sums halve once they cover this much simulated time.
+  Nanos spiral_window{1'000'000'000};
+  /// With keep debt and catch_up <= 0, the lag is caught up at this fraction per frame.
+  double keep_debt_catch_up = 0.25;
+  /// A held FIFO present goes out vblank_margin, or this many mean grid residuals, after
+  /// the vblank before its planned one (whichever is more; never over a quarter period).
+  int vblank_margin_residuals = 4;
+  /// The mixed cadence follows the mean busy time only when the interval would move by
+  /// more than this share (no flapping).
+  double mixed_follow = 0.05;
+  /// ... and leaves for whole periods when they would lose less than this share of
+  /// mixed_cadence_loss (hysteresis: enter above the loss, leave below half of it).
+  double mixed_leave_share = 0.5;
+  /// A frame whose render cannot make its planned display is re-planned a slot later at
+  /// most this many times before it renders.
+  int max_pushes = 2;
+};
+
+/// Throws std::invalid_argument naming the field and its value for a config no policy can
+/// run: intervals <= 0 or over an hour, max_interval < min_interval, widen_factor <= 1,
+/// shrink_fraction outside (0, 1], windows and histories < 1, shrink_percentile outside
+/// (0, 100], max_backoff outside [0, 20], misses_to_widen above miss_window, miss_window
+/// outside [1, 32], pipeline_frames above 7, non-finite factors, negative margins. The
+/// initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
+/// (fit_to_display raises min_interval to a slow VRR panel's period).
+void validate(const AdaptiveConfig& config);
+
+}  // namespace pacer

@@ -1,0 +1,82 @@
+#include "pacer/adaptive_config.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "pacer/pacer.hpp"
+
+namespace pacer {
+
+void validate(const AdaptiveConfig& c) {
+  using detail::config_error;
+  using detail::format_value;
+  constexpr Nanos hour{3'600'000'000'000};
+  const auto at_least = [](std::string_view field, std::int64_t value, std::int64_t least) {
+    if (value < least)
+      config_error(std::string{"AdaptiveConfig::"} + std::string{field}, ">= " + std::to_string(least),
+                   format_value(value));
+  };
+  const auto nanos = [&](std::string_view field, Nanos value, bool positive) {
+    if (value < Nanos::zero() || (positive && value == Nanos::zero()) || value > hour)
+      config_error(std::string{"AdaptiveConfig::"} + std::string{field},
+                   positive ? "> 0 and at most an hour" : ">= 0 and at most an hour", format_value(value));
+  };
+  const auto real = [](std::string_view field, double value, bool ok, std::string_view rule) {
+    if (!ok || !std::isfinite(value))
+      config_error(std::string{"AdaptiveConfig::"} + std::string{field}, rule, format_value(value));
+  };
+  nanos("initial_interval", c.initial_interval, true);  // clamped to [min, max]
+  nanos("min_interval", c.min_interval, true);
+  nanos("max_interval", c.max_interval, true);
+  if (c.max_interval < c.min_interval)
+    config_error("AdaptiveConfig::max_interval", ">= min_interval (" + format_value(c.min_interval) + ")",
+                 format_value(c.max_interval));
+  real("widen_factor", c.widen_factor, c.widen_factor > 1.0, "> 1");
+  at_least("shrink_window", c.shrink_window, 1);
+  real("shrink_fraction", c.shrink_fraction, c.shrink_fraction > 0.0 && c.shrink_fraction <= 1.0, "in (0, 1]");
+  at_least("hitch_frames", c.hitch_frames, 1);
+  nanos("refresh_period", c.refresh_period, false);
+  nanos("vblank_margin", c.vblank_margin, false);
+  nanos("late_tolerance", c.late_tolerance, false);
+  at_least("render_history", c.render_history, 1);
+  at_least("pipeline_frames", c.pipeline_frames, 1);
+  real("mixed_cadence_loss", c.mixed_cadence_loss, true, "finite");
+  nanos("mixed_cadence_over", c.mixed_cadence_over, false);
+  real("mixed_lead_percentile", c.mixed_lead_percentile,
+       c.mixed_lead_percentile > 0.0 && c.mixed_lead_percentile <= 100.0, "in (0, 100]");
+  real("mixed_lead_percentile_queued", c.mixed_lead_percentile_queued,
+       c.mixed_lead_percentile_queued > 0.0 && c.mixed_lead_percentile_queued <= 100.0, "in (0, 100]");
+  real("mixed_margin", c.mixed_margin, c.mixed_margin >= 1.0, ">= 1");
+  at_least("deep_history", c.deep_history, 1);
+  nanos("present_margin", c.present_margin, false);
+  at_least("misses_to_widen", c.misses_to_widen, 1);
+  real("shrink_percentile", c.shrink_percentile, c.shrink_percentile > 0.0 && c.shrink_percentile <= 100.0,
+       "in (0, 100]");
+  at_least("failed_shrink_frames", c.failed_shrink_frames, 0);
+  at_least("max_backoff", c.max_backoff, 0);
+  if (c.max_backoff > 20) config_error("AdaptiveConfig::max_backoff", "<= 20", format_value(std::int64_t{c.max_backoff}));
+  real("spiral_ratio", c.spiral_ratio, c.spiral_ratio > 0.0, "> 0");
+  real("catch_up", c.catch_up, true, "finite");
+  at_least("estimate_outlier_after", c.estimate_outlier_after, 1);
+  at_least("wake_history", c.wake_history, 1);
+  at_least("post_work_history", c.post_work_history, 1);
+  at_least("miss_window", c.miss_window, 1);
+  if (c.miss_window > 32) config_error("AdaptiveConfig::miss_window", "<= 32", format_value(std::int64_t{c.miss_window}));
+  if (c.misses_to_widen > c.miss_window)
+    config_error("AdaptiveConfig::misses_to_widen", "<= miss_window (" + format_value(std::int64_t{c.miss_window}) + ")",
+                 format_value(std::int64_t{c.misses_to_widen}));
+  if (c.pipeline_frames > 7)
+    config_error("AdaptiveConfig::pipeline_frames", "<= 7", format_value(std::int64_t{c.pipeline_frames}));
+  at_least("overload_window", c.overload_window, 2);
+  nanos("min_shrink_step", c.min_shrink_step, false);
+  nanos("spiral_window", c.spiral_window, true);
+  real("keep_debt_catch_up", c.keep_debt_catch_up, c.keep_debt_catch_up > 0.0, "> 0");
+  at_least("vblank_margin_residuals", c.vblank_margin_residuals, 0);
+  real("mixed_follow", c.mixed_follow, c.mixed_follow >= 0.0, ">= 0");
+  real("mixed_leave_share", c.mixed_leave_share, c.mixed_leave_share >= 0.0 && c.mixed_leave_share <= 1.0, "in [0, 1]");
+  at_least("max_pushes", c.max_pushes, 0);
+  nanos("max_lag", c.max_lag, false);
+  nanos("catch_up_within", c.catch_up_within, false);
+}
+
+}  // namespace pacer

@@ -1,0 +1,36 @@
+// Small helpers for the rings of recent values the adaptive policies keep (internal).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "pacer/time.hpp"
+
+namespace pacer::detail {
+
+/// Appends to a ring of at most `capacity` values; `next` is where the next one goes.
+inline void push_ring(std::vector<Nanos>& ring, std::size_t& next, std::size_t capacity, Nanos value) {
+  if (ring.size() < capacity) {
+    ring.push_back(value);
+  } else {
+    ring[next] = value;
+  }
+  next = (next + 1) % capacity;
+}
+
+/// The second-largest value of `values` once it holds at least `min_count` of them, else
+/// the largest (0 for none): a recent worst case that one outlier does not set.
+inline Nanos second_largest(const std::vector<Nanos>& values, std::size_t min_count) {
+  Nanos worst{0}, second{0};
+  for (const Nanos v : values) {
+    if (v > worst) {
+      second = worst;
+      worst = v;
+    } else if (v > second) {
+      second = v;
+    }
+  }
+  return values.size() >= min_count ? second : worst;
+}
+
+}  // namespace pacer::detail
