@@ -10,6 +10,7 @@
 // Exit 0 on success; 2 on a usage error or a malformed/unreadable log (one line naming
 // file, line and column; also a log that changed between the two reads, the --html file then
 // removed); 1 when an output cannot be written.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -84,12 +85,14 @@ int main(int argc, char** argv) {
   }
 
   if (!html.empty()) {
-    // Second pass: the charts read each log again, a record at a time.
+    // Second pass: the charts read each log again, a record at a time, as far as the first
+    // pass did (rows appended since, or a torn last row completed since, are not read).
     const auto replay = [&](std::size_t i, const tools::RecordSink& sink) {
       std::ifstream in{paths[i]};
       if (!in) throw pacer::LogParseError("cannot read '" + paths[i] + "' again");
       pacer::NativeLogReader reader{in, paths[i]};
-      for (pacer::FrameRecord r; reader.next(r);) sink(r);
+      pacer::FrameRecord r;
+      for (std::int64_t n = 0; n < report[i].frames && reader.next(r); ++n) sink(r);
     };
     std::ofstream out{html};
     try {
