@@ -176,3 +176,96 @@ TEST(LogReader, RandomDamageIsAnErrorOrAWarningNeverACrash) {
   EXPECT_GT(parsed, 100);
   EXPECT_GT(refused, 100);
 }
+
+// NativeLogReader: the streaming parser read_native_log runs on, a row at a time.
+
+TEST(NativeLogReader, GivesTheRecordsOfTheWholeLogReader) {
+  AdaptiveConfig cfg;
+  cfg.initial_interval = 16_ms;
+  FixedStepConfig sim;
+  sim.step = 5_ms;
+  sim.max_steps_per_frame = 2;
+  AdaptivePolicy p{cfg, sim};
+  auto records = simulate(p, SimCosts::fixed(3_ms, 1_ms), 200).records;
+  records[3].display = records[3].present + 1_ms;
+  records[7].present_planned = records[7].present - 2_ms;
+  records[9].load_ms = 4.25;
+  const std::string text = write(records);
+  std::istringstream whole_in{text};
+  const NativeLog whole = read_native_log(whole_in, "run.csv");
+  std::istringstream in{text};
+  NativeLogReader reader{in, "run.csv"};
+  std::vector<FrameRecord> streamed;
+  for (FrameRecord r; reader.next(r);) streamed.push_back(r);
+  EXPECT_FALSE(reader.next(*streamed.begin())) << "the end stays the end";
+  ASSERT_EQ(streamed.size(), whole.records.size());
+  EXPECT_EQ(write(streamed), write(whole.records));
+  EXPECT_EQ(write(streamed), text);
+  for (std::size_t i = 0; i < streamed.size(); ++i) EXPECT_EQ(streamed[i].policy, whole.records[i].policy) << i;
+  EXPECT_TRUE(reader.warnings().empty());
+  // The policy views stay valid after the names are taken (read_native_log keeps them so).
+  const auto names = reader.take_policy_names();
+  ASSERT_EQ(names.size(), 1u);
+  EXPECT_EQ(streamed.back().policy.data(), names.front().data());
+}
+
+TEST(NativeLogReader, HeaderErrorsComeFromTheConstructor) {
+  std::istringstream empty{""};
+  EXPECT_THROW(NativeLogReader(empty, "run.csv"), LogParseError);
+  std::istringstream missing{"frame,policy\n"};
+  try {
+    NativeLogReader reader{missing, "run.csv"};
+    ADD_FAILURE() << "no error";
+  } catch (const LogParseError& e) {
+    EXPECT_STREQ(e.what(), "run.csv:1: missing column timing_source");
+  }
+  std::istringstream bom{"\xEF\xBB\xBF" + kHeader + row(0, "0")};
+  NativeLogReader reader{bom, "run.csv"};
+  FrameRecord r;
+  EXPECT_TRUE(reader.next(r));
+  EXPECT_FALSE(reader.next(r));
+}
+
+TEST(NativeLogReader, TornLastRowEndsTheLogWithAWarning) {
+  std::istringstream in{kHeader + row(0, "0") + row(1, "16") + "\n2,adaptive,cpu,32,32\n\n"};
+  NativeLogReader reader{in, "run.csv"};
+  FrameRecord r;
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(r.frame, 0);
+  ASSERT_TRUE(reader.next(r));
+  EXPECT_EQ(r.frame, 1);
+  EXPECT_TRUE(reader.warnings().empty());
+  EXPECT_FALSE(reader.next(r));
+  ASSERT_EQ(reader.warnings().size(), 1u);
+  EXPECT_EQ(reader.warnings()[0], "run.csv:5: torn last row ignored (expected 18 fields, found 5)");
+  EXPECT_FALSE(reader.next(r));
+  EXPECT_EQ(reader.warnings().size(), 1u);
+}
+
+TEST(NativeLogReader, RowsOutOfOrderAreRefusedAtTheirRow) {
+  std::istringstream in{kHeader + row(0, "0") + row(2, "16") + row(1, "32") + row(3, "48")};
+  NativeLogReader reader{in, "run.csv"};
+  FrameRecord r;
+  ASSERT_TRUE(reader.next(r));
+  ASSERT_TRUE(reader.next(r));
+  try {
+    reader.next(r);
+    ADD_FAILURE() << "no error";
+  } catch (const LogParseError& e) {
+    EXPECT_STREQ(e.what(), "run.csv:4: column frame: rows out of order (frame 1 after 2)");
+  }
+  std::istringstream back{kHeader + row(0, "16") + row(1, "15.5")};
+  NativeLogReader later{back, "run.csv"};
+  ASSERT_TRUE(later.next(r));
+  EXPECT_THROW(later.next(r), LogParseError);
+  // A short row in the middle is an error too, not a torn end.
+  std::istringstream middle{kHeader + row(0, "0") + "1,adaptive,cpu,16\n" + row(2, "32")};
+  NativeLogReader cut{middle, "run.csv"};
+  ASSERT_TRUE(cut.next(r));
+  try {
+    cut.next(r);
+    ADD_FAILURE() << "no error";
+  } catch (const LogParseError& e) {
+    EXPECT_STREQ(e.what(), "run.csv:3: expected 18 fields, found 4");
+  }
+}

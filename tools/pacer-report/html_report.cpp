@@ -59,36 +59,20 @@ double tick_step(double span, int target) {
 
 int digits_for(double step) { return step >= 1 ? 0 : step >= 0.1 ? 1 : 2; }
 
-/// Keeps, per horizontal pixel, the lowest and the highest point (in order): a long run
-/// draws as few points as the chart has pixels, and no spike is lost. Bounded even when x
-/// goes back and forth (points of one column are merged wherever they come).
-std::vector<std::pair<double, double>> thin(const std::vector<std::pair<double, double>>& pts,
-                                            const std::function<double(double)>& px) {
-  if (pts.size() < 4000) return pts;
-  struct Column {
-    std::size_t lo = 0, hi = 0;  ///< indices into pts
-    bool used = false;
-  };
-  constexpr long columns = 4096;  // beyond the chart's 1000 px
-  std::vector<Column> cols(static_cast<std::size_t>(columns));
-  for (std::size_t i = 0; i < pts.size(); ++i) {
-    const double x = px(pts[i].first);
-    const long b = std::isfinite(x) ? std::clamp(std::lround(std::floor(x)), 0L, columns - 1) : 0L;
-    Column& c = cols[static_cast<std::size_t>(b)];
-    if (!c.used) {
-      c = {i, i, true};
-      continue;
-    }
-    if (pts[i].second < pts[c.lo].second) c.lo = i;
-    if (pts[i].second > pts[c.hi].second) c.hi = i;
-  }
-  std::vector<std::pair<double, double>> out;
-  for (const Column& c : cols) {
-    if (!c.used) continue;
-    out.push_back(pts[std::min(c.lo, c.hi)]);
-    if (c.lo != c.hi) out.push_back(pts[std::max(c.lo, c.hi)]);
-  }
-  return out;
+/// The line charts' width and margins (px), and where time x (s) falls across them.
+constexpr double chart_w = 1000, chart_left = 62, chart_right = 24;
+
+/// The x axis of a line chart over times `r`: from 0 (or below) to the last, 0..1 when none.
+std::pair<double, double> x_axis(const TimeRange& r) {
+  double x_min = r.min, x_max = r.max;
+  if (x_min > x_max) x_min = 0, x_max = 1;
+  x_min = std::min(x_min, 0.0);
+  if (x_max == x_min) x_max = x_min + 1;
+  return {x_min, x_max};
+}
+
+double chart_px(double x, const std::pair<double, double>& axis) {
+  return chart_left + (x - axis.first) / (axis.second - axis.first) * (chart_w - chart_left - chart_right);
 }
 
 /// Writes the legend in rows from (x0, y); returns the last row's baseline.
@@ -124,25 +108,23 @@ struct Lane {
   std::vector<Series> series;
 };
 
-/// A line chart: title, legend rows, axes with round ticks, y from 0 to the largest value of
-/// all lanes, an optional dotted horizontal reference (e.g. the refresh period) in each lane.
+/// A line chart: title, legend rows, axes with round ticks, x over `axis` (x_axis: the lines'
+/// points are already thinned to its pixel columns), y from 0 to the largest value of all
+/// lanes, an optional dotted horizontal reference (e.g. the refresh period) in each lane.
 void line_chart(std::ostream& out, const std::string& title, const std::string& x_label, const std::string& y_label,
-                const std::vector<Lane>& lanes, Legend legend, std::optional<std::pair<double, std::string>> reference = {}) {
-  constexpr double w = 1000, left = 62, right = 24, bottom = 46;
+                const std::pair<double, double>& axis, const std::vector<Lane>& lanes, Legend legend,
+                std::optional<std::pair<double, std::string>> reference = {}) {
+  constexpr double w = chart_w, left = chart_left, right = chart_right, bottom = 46;
   const bool stacked = lanes.size() > 1;
   const double lane_h = stacked ? 120 : 226, lane_gap = stacked ? 22 : 0;
-  double x_min = 1e300, x_max = -1e300, y_min = 0, y_max = 0;
+  const double x_min = axis.first, x_max = axis.second;
+  double y_min = 0, y_max = 0;
   for (const auto& lane : lanes)
     for (const auto& s : lane.series)
       for (const auto& [x, y] : s.points) {
-        x_min = std::min(x_min, x);
-        x_max = std::max(x_max, x);
         y_min = std::min(y_min, y);
         y_max = std::max(y_max, y);
       }
-  if (x_min > x_max) x_min = 0, x_max = 1;
-  x_min = std::min(x_min, 0.0);
-  if (x_max == x_min) x_max = x_min + 1;
   if (reference) {
     y_max = std::max(y_max, reference->first);
     legend.styles.emplace_back(reference->second, "2 3");
@@ -156,7 +138,7 @@ void line_chart(std::ostream& out, const std::string& title, const std::string& 
   const double legend_end = legend_svg(legend_out, legend, left, 42, w - right);
   const double top = legend_end + 14 + lane_gap;
   const double h = top + static_cast<double>(lanes.size()) * (lane_h + lane_gap) - lane_gap + bottom;
-  auto px = [&](double x) { return left + (x - x_min) / (x_max - x_min) * (w - left - right); };
+  auto px = [&](double x) { return chart_px(x, axis); };
   out << "<svg class=\"chart\" viewBox=\"0 0 " << w << ' ' << num(h, 0) << "\" xmlns=\"http://www.w3.org/2000/svg\">\n";
   out << "<text x=\"" << left << "\" y=\"20\" class=\"title\">" << escape(title) << "</text>\n" << legend_out.str();
   for (std::size_t li = 0; li < lanes.size(); ++li) {
@@ -184,7 +166,7 @@ void line_chart(std::ostream& out, const std::string& title, const std::string& 
       if (s.points.empty()) continue;
       out << "<polyline fill=\"none\" stroke=\"" << s.color << "\" stroke-width=\"" << num(s.width, 1) << "\" stroke-opacity=\""
           << num(s.opacity, 2) << "\" stroke-linejoin=\"round\"" << (s.dashed ? " stroke-dasharray=\"5 3\"" : "") << " points=\"";
-      for (const auto& [x, y] : thin(s.points, px)) out << num(px(x), 1) << ',' << num(py(y), 1) << ' ';
+      for (const auto& [x, y] : s.points) out << num(px(x), 1) << ',' << num(py(y), 1) << ' ';
       out << "\"><title>" << escape(s.label) << "</title></polyline>\n";
     }
   }
@@ -293,7 +275,7 @@ std::vector<std::string> log_labels(std::span<const ReportLog> logs) {
   std::vector<std::string> labels;
   std::multiset<std::string> seen;
   for (const auto& l : logs) {
-    labels.push_back(l.records.empty() ? std::string{} : std::string{l.records.front().policy});
+    labels.push_back(l.policy);
     seen.insert(labels.back());
   }
   for (std::size_t i = 0; i < logs.size(); ++i)
@@ -301,14 +283,67 @@ std::vector<std::string> log_labels(std::span<const ReportLog> logs) {
   return labels;
 }
 
-std::optional<double> present_hold_error_p99_ms(const ReportLog& log) {
-  std::vector<double> errors;
-  const auto from = static_cast<std::size_t>(std::max<std::int64_t>(0, log.warmup));
-  for (std::size_t i = from; i < log.records.size(); ++i)
-    if (const auto& r = log.records[i]; r.present_planned)
-      errors.push_back(std::abs(pacer::to_ms(r.present_issued - *r.present_planned)));
-  if (errors.empty()) return std::nullopt;
-  return pacer::percentile(std::move(errors), 99);
+std::optional<double> present_hold_error_p99_ms(const ReportLog& log) { return log.present_hold_p99_ms; }
+
+ReportLogBuilder::ReportLogBuilder(std::string name, std::int64_t warmup) : summary_{{.warmup_frames = warmup}} {
+  log_.name = std::move(name);
+  log_.warmup = warmup;
+}
+
+void ReportLogBuilder::add(const pacer::FrameRecord& r) {
+  if (log_.frames == 0) log_.policy = std::string{r.policy};
+  const double t = pacer::to_ms(pacer::shown_time(r)) / 1000.0;
+  if (log_.frames > 0) log_.interval_times.add(t);
+  if (r.present_planned) {
+    log_.planned_times.add(t);
+    if (log_.frames >= log_.warmup) hold_.add(std::abs(pacer::to_ms(r.present_issued - *r.present_planned)));
+  }
+  summary_.add(r);
+  ++log_.frames;
+}
+
+ReportLog ReportLogBuilder::result() const {
+  ReportLog log = log_;
+  log.summary = summary_.result();
+  if (hold_.count() > 0) log.present_hold_p99_ms = hold_.percentile(99);
+  return log;
+}
+
+ReportLog report_log(std::string name, std::span<const pacer::FrameRecord> records, std::int64_t warmup) {
+  ReportLogBuilder b{std::move(name), warmup};
+  for (const auto& r : records) b.add(r);
+  return b.result();
+}
+
+ColumnThinner::ColumnThinner(std::function<double(double)> px) : px_{std::move(px)} {}
+
+void ColumnThinner::add(double x, double y) {
+  const std::int64_t seq = count_++;
+  if (all_.size() < keep_all) all_.emplace_back(x, y);
+  if (cols_.empty()) cols_.resize(static_cast<std::size_t>(columns));
+  const double p = px_(x);
+  const long b = std::isfinite(p) ? std::clamp(std::lround(std::floor(p)), 0L, columns - 1) : 0L;
+  Column& c = cols_[static_cast<std::size_t>(b)];
+  const Point point{x, y, seq};
+  if (!c.used) {
+    c = {point, point, true};
+    return;
+  }
+  if (y < c.lo.y) c.lo = point;
+  if (y > c.hi.y) c.hi = point;
+}
+
+std::vector<std::pair<double, double>> ColumnThinner::points() const {
+  if (count_ < static_cast<std::int64_t>(keep_all)) return all_;
+  std::vector<std::pair<double, double>> out;
+  for (const Column& c : cols_) {
+    if (!c.used) continue;
+    const Point& first = c.lo.seq <= c.hi.seq ? c.lo : c.hi;
+    const Point& second = c.lo.seq <= c.hi.seq ? c.hi : c.lo;
+    out.emplace_back(first.x, first.y);
+    if (c.lo.seq != c.hi.seq) out.emplace_back(second.x, second.y);
+  }
+  return out;
 }
 
 std::vector<std::pair<std::string, std::vector<std::string>>> metric_rows(std::span<const ReportLog> logs) {
@@ -346,7 +381,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> metric_rows(std::s
   return rows;
 }
 
-void write_html_report(std::ostream& out, std::span<const ReportLog> logs, double refresh_hz) {
+void write_html_report(std::ostream& out, std::span<const ReportLog> logs, double refresh_hz, const Replay& replay) {
   const auto labels = log_labels(logs);
   out << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Pacing report</title><style>\n"
          "body{font-family:sans-serif;margin:24px;color:#222;max-width:1060px}"
@@ -362,8 +397,8 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
   out << "<table><tr><th>log</th><th>policy</th><th>file</th><th>frames</th><th>shown for (s)</th></tr>\n";
   for (std::size_t i = 0; i < logs.size(); ++i)
     out << "<tr><td><span class=\"swatch\" style=\"background:" << color_of(i) << "\"></span>" << escape(labels[i])
-        << "</td><td>" << (logs[i].records.empty() ? "" : escape(std::string{logs[i].records.front().policy})) << "</td><td>"
-        << escape(logs[i].name) << "</td><td>" << logs[i].records.size() << "</td><td>"
+        << "</td><td>" << escape(logs[i].policy) << "</td><td>"
+        << escape(logs[i].name) << "</td><td>" << logs[i].frames << "</td><td>"
         << num(logs[i].summary.duration_ms / 1000, 1) << "</td></tr>\n";
   out << "</table>\n";
 
@@ -402,7 +437,20 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
   }
   out << "</table>\n<h2>Over time</h2>\n";
 
-  // One chart per metric, a line per log.
+  // One chart per metric, a line per log. The second pass: each log's records again, one at
+  // a time, every line thinned to its chart's pixel columns as they come, so nothing here
+  // grows with the frames. The x axes come from the first pass's time ranges.
+  TimeRange interval_times, planned_times;
+  for (const auto& l : logs) {
+    interval_times.add(l.interval_times);
+    planned_times.add(l.planned_times);
+  }
+  const auto interval_axis = x_axis(interval_times), planned_axis = x_axis(planned_times);
+  const auto on = [](const std::pair<double, double>& axis) { return [axis](double x) { return chart_px(x, axis); }; };
+  const pacer::Nanos refresh_period = refresh_hz > 0 ? pacer::from_ms(1000.0 / refresh_hz) : pacer::Nanos::zero();
+  // Bounded however long the logs or odd the refresh rate: at most max_bins bins, the last
+  // one ("N+") holding every longer interval.
+  std::vector<std::vector<std::int64_t>> bins_per_log;
   std::vector<Series> shown, error, hold;
   std::vector<Lane> planned_lanes;
   Legend policies, hold_legend;
@@ -414,16 +462,48 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
         e{labels[i] + ": |animation error|", c, {}}, h{labels[i] + ": present issued - planned", c, {}};
     Series load{labels[i] + ": load_ms", "#333333", {}, true, 1.2, 0.9};
     p.width = 1.8;
-    const auto& r = logs[i].records;
-    for (std::size_t k = 0; k < r.size(); ++k) {
-      const double t = pacer::to_ms(pacer::shown_time(r[k])) / 1000.0;
-      if (r[k].present_planned) h.points.emplace_back(t, pacer::to_ms(r[k].present_issued - *r[k].present_planned));
-      if (k == 0) continue;
-      s.points.emplace_back(t, pacer::to_ms(pacer::shown_time(r[k]) - pacer::shown_time(r[k - 1])));
-      p.points.emplace_back(t, pacer::to_ms(r[k].interval));
-      if (r[k].load_ms) load.points.emplace_back(t, *r[k].load_ms);
-      e.points.emplace_back(t, std::abs(pacer::to_ms(pacer::animation_error(r[k - 1], r[k]))));
+    ColumnThinner s_pts{on(interval_axis)}, p_pts{on(interval_axis)}, load_pts{on(interval_axis)},
+        e_pts{on(interval_axis)}, h_pts{on(planned_axis)};
+    pacer::RefreshHistogram refresh{refresh_period, max_histogram_bins};
+    std::vector<std::int64_t> ms_bins;
+    std::int64_t seen = 0;
+    pacer::FrameRecord prev;
+    if (logs[i].frames > 0)
+      replay(i, [&](const pacer::FrameRecord& r) {
+        if (seen >= logs[i].frames) return;  // a log that grew since the first pass: as it was then
+        const double t = pacer::to_ms(pacer::shown_time(r)) / 1000.0;
+        if (r.present_planned) h_pts.add(t, pacer::to_ms(r.present_issued - *r.present_planned));
+        if (seen++ > 0) {
+          const pacer::Nanos interval = pacer::shown_time(r) - pacer::shown_time(prev);
+          const double ms = pacer::to_ms(interval);
+          s_pts.add(t, ms);
+          p_pts.add(t, pacer::to_ms(r.interval));
+          if (r.load_ms) load_pts.add(t, *r.load_ms);
+          e_pts.add(t, std::abs(pacer::to_ms(pacer::animation_error(prev, r))));
+          if (refresh_hz > 0) {
+            refresh.add(interval);
+          } else {
+            const auto k = static_cast<std::size_t>(std::clamp(std::floor(ms), 0.0, static_cast<double>(max_histogram_bins - 1)));
+            if (ms_bins.size() <= k) ms_bins.resize(k + 1, 0);
+            ++ms_bins[k];
+          }
+        }
+        prev = r;
+      });
+    if (seen < logs[i].frames)
+      throw ReplayError(logs[i].name + ": " + std::to_string(logs[i].frames) + " frames when first read, " +
+                        std::to_string(seen) + " when read again (the log changed)");
+    if (refresh_hz > 0) {
+      bins_per_log.push_back(refresh.bins());
+      if (bins_per_log.back().size() < 5) bins_per_log.back().resize(5, 0);  // 0-4 periods at least, for scale
+    } else {
+      bins_per_log.push_back(std::move(ms_bins));
     }
+    s.points = s_pts.points();
+    p.points = p_pts.points();
+    load.points = load_pts.points();
+    e.points = e_pts.points();
+    h.points = h_pts.points();
     any_load = any_load || !load.points.empty();
     shown.push_back(std::move(s));
     planned_lanes.push_back({labels[i], c, {std::move(p)}});
@@ -439,7 +519,7 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
   const bool several = logs.size() > 1;
   const std::string many = several ? "One line per log, in its colour. " : "";
 
-  line_chart(out, "Frame interval", "run time (s)", "ms", {{"", "", shown}}, policies, period);
+  line_chart(out, "Frame interval", "run time (s)", "ms", interval_axis, {{"", "", shown}}, policies, period);
   out << "<p class=\"what\">" << many
       << "The frame interval: time from the previous frame being shown to this one (display time where known, else the "
          "present call's return). Flat is smooth; "
@@ -449,7 +529,7 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
   Legend planned_legend;
   planned_legend.styles.emplace_back(several ? "planned interval (interval_ms), in the log's colour" : "planned interval (interval_ms)", "");
   if (any_load) planned_legend.styles.emplace_back("load (load_ms)", "5 3");
-  line_chart(out, any_load ? "Planned interval and load" : "Planned interval", "run time (s)", "ms", planned_lanes,
+  line_chart(out, any_load ? "Planned interval and load" : "Planned interval", "run time (s)", "ms", interval_axis, planned_lanes,
              planned_legend, period);
   out << "<p class=\"what\">" << (several ? "One lane per log, on the same scales. " : "")
       << "Solid: the planned interval (<code>interval_ms</code>), the render interval the policy is using for that "
@@ -459,40 +539,20 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
                    : "")
       << "</p>\n";
 
-  line_chart(out, "|Animation error|", "run time (s)", "ms", {{"", "", error}}, policies);
+  line_chart(out, "|Animation error|", "run time (s)", "ms", interval_axis, {{"", "", error}}, policies);
   out << "<p class=\"what\">" << many
       << "|Animation error| per frame: the world time the frame shows advanced minus the time it was shown advanced, "
          "since the previous frame. 0 means motion on screen keeps pace with the clock; large values are visible "
          "judder.</p>\n";
 
   if (!hold.empty()) {
-    line_chart(out, "Present issued - present planned", "run time (s)", "ms", {{"", "", hold}}, hold_legend);
+    line_chart(out, "Present issued - present planned", "run time (s)", "ms", planned_axis, {{"", "", hold}}, hold_legend);
     out << "<p class=\"what\">For the frames whose policy planned a present time (<code>present_planned_ms</code>): "
            "when the present call was made (<code>present_issued_ms</code>) minus when it was planned. Above 0: late; "
            "logs whose policy planned no present have no line.</p>\n";
   }
 
-  // Bounded however long the logs or odd the refresh rate: at most max_bins bins, the last
-  // one ("N+") holding every longer interval.
-  std::vector<std::vector<std::int64_t>> bins_per_log;
   bool capped = false;
-  if (refresh_hz > 0) {
-    const auto p = pacer::from_ms(1000.0 / refresh_hz);
-    for (const auto& l : logs) {
-      bins_per_log.push_back(pacer::refresh_histogram(l.records, p, max_histogram_bins));
-      if (bins_per_log.back().size() < 5) bins_per_log.back().resize(5, 0);  // 0-4 periods at least, for scale
-    }
-  } else {
-    for (const auto& s : shown) {
-      std::vector<std::int64_t> bins;
-      for (const auto& [t, ms] : s.points) {
-        const auto k = static_cast<std::size_t>(std::clamp(std::floor(ms), 0.0, static_cast<double>(max_histogram_bins - 1)));
-        if (bins.size() <= k) bins.resize(k + 1, 0);
-        ++bins[k];
-      }
-      bins_per_log.push_back(std::move(bins));
-    }
-  }
   for (const auto& b : bins_per_log) capped = capped || (b.size() == max_histogram_bins && b.back() > 0);
   const auto bin_label = [&](std::size_t i) {
     return std::to_string(i) + (capped && i + 1 == max_histogram_bins ? "+" : "");

@@ -3,11 +3,19 @@
 //
 //   pacer-report adaptive.csv flipcode.csv --html report.html --json summary.json --refresh-hz 60
 //
+// Memory does not grow with the logs' length (docs/reliability.md, "Bounded resources"): each
+// log is streamed once for its metrics (pacer::NativeLogReader, pacer::SummaryBuilder) and,
+// for --html, once more for the charts, which keep a lowest and a highest point per pixel column.
+//
 // Exit 0 on success; 2 on a usage error or a malformed/unreadable log (one line naming
-// file, line and column); 1 when an output cannot be written.
+// file, line and column; also a log that changed between the two reads, the --html file then
+// removed); 1 when an output cannot be written.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,21 +56,22 @@ int main(int argc, char** argv) {
   }
   if (paths.empty()) return usage_error("no log given (see --help)");
 
-  std::vector<pacer::NativeLog> logs;
-  logs.reserve(paths.size());
+  // First pass: each log streamed once for its summary, frame count and time range; the
+  // HTML report's charts stream it again (replay below). No log is held in memory.
+  std::vector<tools::ReportLog> report;
   for (const auto& path : paths) {
     std::ifstream in{path};
     if (!in) return usage_error("cannot read '" + path + "'");
     try {
-      logs.push_back(pacer::read_native_log(in, path));
-      for (const auto& w : logs.back().warnings) std::fprintf(stderr, "pacer-report: warning: %s\n", w.c_str());
+      pacer::NativeLogReader reader{in, path};
+      tools::ReportLogBuilder builder{path, warmup};
+      for (pacer::FrameRecord r; reader.next(r);) builder.add(r);
+      for (const auto& w : reader.warnings()) std::fprintf(stderr, "pacer-report: warning: %s\n", w.c_str());
+      report.push_back(builder.result());
     } catch (const pacer::LogParseError& e) {
       return usage_error(e.what());
     }
   }
-  std::vector<tools::ReportLog> report;
-  for (std::size_t i = 0; i < logs.size(); ++i)
-    report.push_back({paths[i], logs[i].records, pacer::summarize(logs[i].records, {.warmup_frames = warmup}), warmup});
 
   // The table: a column per log, named by its policy (by its file where two share one).
   const auto rows = tools::metric_rows(report);
@@ -76,8 +85,24 @@ int main(int argc, char** argv) {
   }
 
   if (!html.empty()) {
+    // Second pass: the charts read each log again, a record at a time, as far as the first
+    // pass did (rows appended since, or a torn last row completed since, are not read).
+    const auto replay = [&](std::size_t i, const tools::RecordSink& sink) {
+      std::ifstream in{paths[i]};
+      if (!in) throw pacer::LogParseError("cannot read '" + paths[i] + "' again");
+      pacer::NativeLogReader reader{in, paths[i]};
+      pacer::FrameRecord r;
+      for (std::int64_t n = 0; n < report[i].frames && reader.next(r); ++n) sink(r);
+    };
     std::ofstream out{html};
-    if (out) tools::write_html_report(out, report, refresh_hz);
+    try {
+      if (out) tools::write_html_report(out, report, refresh_hz, replay);
+    } catch (const std::runtime_error& e) {  // the log changed or went away since the first pass
+      out.close();
+      std::error_code ignored;
+      std::filesystem::remove(html, ignored);
+      return usage_error(e.what());
+    }
     if (!out || !out.flush()) {
       std::fprintf(stderr, "pacer-report: cannot write '%s'\n", html.c_str());
       return 1;
@@ -91,7 +116,7 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < report.size(); ++i) {
         pacer::RunInfo info;
         info.application = "pacer-report";
-        info.policy = report[i].records.empty() ? "" : std::string{report[i].records.front().policy};
+        info.policy = report[i].policy;
         info.config = {{"log", report[i].name}};
         if (i > 0) out << ",\n";
         pacer::write_run_metadata(out, info, &report[i].summary);

@@ -12,8 +12,9 @@ namespace pacer {
 
 namespace {
 
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> cells;
+/// The cells of a row into `cells` (reused from row to row).
+void split_csv(const std::string& line, std::vector<std::string>& cells) {
+  cells.clear();
   std::size_t start = 0;
   for (;;) {
     const std::size_t at = line.find(',', start);
@@ -22,7 +23,6 @@ std::vector<std::string> split_csv(const std::string& line) {
     start = at + 1;
   }
   if (!cells.empty() && !cells.back().empty() && cells.back().back() == '\r') cells.back().pop_back();
-  return cells;
 }
 
 /// A cell quoted in an error: at most 40 characters, control characters (a NUL) as '?'.
@@ -52,116 +52,132 @@ double parse_time(const std::string& text, std::string_view column, const std::s
   return v;
 }
 
-/// A torn row: thrown inside read_native_log, a warning if it is the last row.
+/// A torn row: thrown inside NativeLogReader::next, a warning if it is the last row.
 struct TornRow : LogParseError {
   using LogParseError::LogParseError;
 };
 
 }  // namespace
 
-NativeLog read_native_log(std::istream& in, std::string_view source) {
-  NativeLog log;
-  const std::string src{source};
-  std::string line;
-  if (!std::getline(in, line)) throw LogParseError(src + ":1: empty log (no header line)");
-  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
-  const auto header = split_csv(line);
-  std::array<std::size_t, 18> col{};
+NativeLogReader::NativeLogReader(std::istream& in, std::string_view source) : in_{in}, src_{source} {
+  if (!std::getline(in_, line_)) throw LogParseError(src_ + ":1: empty log (no header line)");
+  if (line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);  // a UTF-8 byte order mark
+  split_csv(line_, header_);
   const auto wanted = native_columns();
   for (std::size_t c = 0; c < wanted.size(); ++c) {
-    const auto it = std::find(header.begin(), header.end(), wanted[c]);
-    if (it == header.end()) throw LogParseError(src + ":1: missing column " + std::string(wanted[c]));
-    col[c] = static_cast<std::size_t>(it - header.begin());
+    const auto it = std::find(header_.begin(), header_.end(), wanted[c]);
+    if (it == header_.end()) throw LogParseError(src_ + ":1: missing column " + std::string(wanted[c]));
+    col_[c] = static_cast<std::size_t>(it - header_.begin());
   }
   auto optional_col = [&](std::string_view name) {
-    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    return static_cast<std::size_t>(std::find(header_.begin(), header_.end(), name) - header_.begin());
   };
-  const std::size_t load_col = optional_col("load_ms");
-  const std::size_t planned_col = optional_col("present_planned_ms");
-  const std::size_t issued_col = optional_col("present_issued_ms");
-  std::optional<double> last_start;
-  std::optional<std::int64_t> last_frame;
-  for (std::size_t number = 2; std::getline(in, line); ++number) {
-    if (line.empty() || line == "\r") continue;
-    const bool unterminated = in.eof();  // the file ends without this row's newline
-    const auto cells = split_csv(line);
-    const std::string where = src + ":" + std::to_string(number) + ": ";
-    try {
-      if (cells.size() != header.size())
-        throw TornRow(where + "expected " + std::to_string(header.size()) + " fields, found " +
-                      std::to_string(cells.size()));
-      if (unterminated) throw TornRow(where + "the row has no end of line");
-    } catch (const TornRow& e) {
-      // Only the last row of a file can be cut by a writer that stopped.
-      bool last = true;
-      for (std::string rest; std::getline(in, rest);)
-        if (!rest.empty() && rest != "\r") last = false;
-      if (!last || cells.size() > header.size()) throw LogParseError(e.what());
-      log.warnings.push_back(where + "torn last row ignored (" +
-                             std::string{std::string_view{e.what()}.substr(where.size())} + ")");
-      break;
+  load_col_ = optional_col("load_ms");
+  planned_col_ = optional_col("present_planned_ms");
+  issued_col_ = optional_col("present_issued_ms");
+}
+
+bool NativeLogReader::next(FrameRecord& out) {
+  if (done_) return false;
+  const auto wanted = native_columns();
+  const std::vector<std::string>& header = header_;
+  std::vector<std::string>& cells = cells_;
+  for (;;) {
+    if (!std::getline(in_, line_)) {
+      done_ = true;
+      return false;
     }
-    auto cell = [&](std::size_t c) -> const std::string& { return cells[col[c]]; };
-    auto num = [&](std::size_t c) { return parse_number(cell(c), wanted[c], where); };
-    auto time = [&](std::size_t c) { return parse_time(cell(c), wanted[c], where, false); };
-    auto duration = [&](std::size_t c) { return parse_time(cell(c), wanted[c], where, true); };
-    auto ms = [&](std::size_t c) { return from_ms(time(c)); };
-    auto count = [&](std::size_t c) {
-      const double v = num(c);
-      if (v < 0 || v > 1e15 || v != std::floor(v))
-        throw LogParseError(where + "column " + std::string(wanted[c]) + ": " + quoted(cell(c)) +
-                            " is not a count (a whole number from 0 to 1e15)");
-      return static_cast<std::int64_t>(v);
-    };
-    FrameRecord r;
-    r.frame = count(0);
-    if (last_frame && r.frame <= *last_frame)
-      throw LogParseError(where + "column frame: rows out of order (frame " + std::to_string(r.frame) + " after " +
-                          std::to_string(*last_frame) + ")");
-    last_frame = r.frame;
-    const std::string& policy = cell(1);
-    auto known = std::find(log.policy_names.begin(), log.policy_names.end(), policy);
-    if (known == log.policy_names.end()) {
-      log.policy_names.push_back(policy);
-      known = std::prev(log.policy_names.end());
-    }
-    r.policy = *known;
-    const auto source_kind = parse_timing_source(cell(2));
-    if (!source_kind)
-      throw LogParseError(where + "column timing_source: " + quoted(cell(2)) + " is not virtual, cpu or present_wait");
-    r.timing_source = *source_kind;
-    const double start = time(3);
-    if (last_start && start < *last_start)
-      throw LogParseError(where + "column cpu_start_ms: rows out of order (" + cell(3) + " ms is before the previous row's " +
-                          format_fixed(*last_start, 6) + " ms)");
-    last_start = start;
-    r.cpu_start = from_ms(start);
-    r.planned_start = ms(4);
-    r.interval = from_ms(duration(5));
-    r.render = from_ms(duration(6));
-    r.sim_steps = count(7);
-    r.update = from_ms(duration(8));
-    r.pacer_wait = from_ms(duration(9));
-    r.present = ms(10);
-    if (cell(11) != "NA") r.display = ms(11);
-    r.sim_previous = ms(12);
-    r.sim_current = ms(13);
-    r.alpha = num(14);
-    r.animation_time = ms(15);
-    const auto events = parse_events(cell(16));
-    if (!events) throw LogParseError(where + "column interval_event: " + quoted(cell(16)) + " is not an event list");
-    r.events = *events;
-    r.dropped = from_ms(duration(17));
-    if (load_col != header.size() && cells[load_col] != "NA")
-      r.load_ms = parse_time(cells[load_col], "load_ms", where, true);
-    if (planned_col != header.size() && cells[planned_col] != "NA")
-      r.present_planned = from_ms(parse_time(cells[planned_col], "present_planned_ms", where, false));
-    // Older logs have no issue time: the present call's return is the best they know.
-    r.present_issued = issued_col != header.size() && cells[issued_col] != "NA"
-                           ? from_ms(parse_time(cells[issued_col], "present_issued_ms", where, false))
-                           : r.present;
-    log.records.push_back(r);
+    ++number_;
+    if (!line_.empty() && line_ != "\r") break;
   }
+  const bool unterminated = in_.eof();  // the file ends without this row's newline
+  split_csv(line_, cells);
+  const std::string where = src_ + ":" + std::to_string(number_) + ": ";
+  try {
+    if (cells.size() != header.size())
+      throw TornRow(where + "expected " + std::to_string(header.size()) + " fields, found " +
+                    std::to_string(cells.size()));
+    if (unterminated) throw TornRow(where + "the row has no end of line");
+  } catch (const TornRow& e) {
+    // Only the last row of a file can be cut by a writer that stopped.
+    bool last = true;
+    for (std::string rest; std::getline(in_, rest);)
+      if (!rest.empty() && rest != "\r") last = false;
+    done_ = true;
+    if (!last || cells.size() > header.size()) throw LogParseError(e.what());
+    warnings_.push_back(where + "torn last row ignored (" +
+                        std::string{std::string_view{e.what()}.substr(where.size())} + ")");
+    return false;
+  }
+  auto cell = [&](std::size_t c) -> const std::string& { return cells[col_[c]]; };
+  auto num = [&](std::size_t c) { return parse_number(cell(c), wanted[c], where); };
+  auto time = [&](std::size_t c) { return parse_time(cell(c), wanted[c], where, false); };
+  auto duration = [&](std::size_t c) { return parse_time(cell(c), wanted[c], where, true); };
+  auto ms = [&](std::size_t c) { return from_ms(time(c)); };
+  auto count = [&](std::size_t c) {
+    const double v = num(c);
+    if (v < 0 || v > 1e15 || v != std::floor(v))
+      throw LogParseError(where + "column " + std::string(wanted[c]) + ": " + quoted(cell(c)) +
+                          " is not a count (a whole number from 0 to 1e15)");
+    return static_cast<std::int64_t>(v);
+  };
+  FrameRecord r;
+  r.frame = count(0);
+  if (last_frame_ && r.frame <= *last_frame_)
+    throw LogParseError(where + "column frame: rows out of order (frame " + std::to_string(r.frame) + " after " +
+                        std::to_string(*last_frame_) + ")");
+  last_frame_ = r.frame;
+  const std::string& policy = cell(1);
+  auto known = std::find(policy_names_.begin(), policy_names_.end(), policy);
+  if (known == policy_names_.end()) {
+    policy_names_.push_back(policy);
+    known = std::prev(policy_names_.end());
+  }
+  r.policy = *known;
+  const auto source_kind = parse_timing_source(cell(2));
+  if (!source_kind)
+    throw LogParseError(where + "column timing_source: " + quoted(cell(2)) + " is not virtual, cpu or present_wait");
+  r.timing_source = *source_kind;
+  const double start = time(3);
+  if (last_start_ && start < *last_start_)
+    throw LogParseError(where + "column cpu_start_ms: rows out of order (" + cell(3) + " ms is before the previous row's " +
+                        format_fixed(*last_start_, 6) + " ms)");
+  last_start_ = start;
+  r.cpu_start = from_ms(start);
+  r.planned_start = ms(4);
+  r.interval = from_ms(duration(5));
+  r.render = from_ms(duration(6));
+  r.sim_steps = count(7);
+  r.update = from_ms(duration(8));
+  r.pacer_wait = from_ms(duration(9));
+  r.present = ms(10);
+  if (cell(11) != "NA") r.display = ms(11);
+  r.sim_previous = ms(12);
+  r.sim_current = ms(13);
+  r.alpha = num(14);
+  r.animation_time = ms(15);
+  const auto events = parse_events(cell(16));
+  if (!events) throw LogParseError(where + "column interval_event: " + quoted(cell(16)) + " is not an event list");
+  r.events = *events;
+  r.dropped = from_ms(duration(17));
+  if (load_col_ != header.size() && cells[load_col_] != "NA")
+    r.load_ms = parse_time(cells[load_col_], "load_ms", where, true);
+  if (planned_col_ != header.size() && cells[planned_col_] != "NA")
+    r.present_planned = from_ms(parse_time(cells[planned_col_], "present_planned_ms", where, false));
+  // Older logs have no issue time: the present call's return is the best they know.
+  r.present_issued = issued_col_ != header.size() && cells[issued_col_] != "NA"
+                         ? from_ms(parse_time(cells[issued_col_], "present_issued_ms", where, false))
+                         : r.present;
+  out = r;
+  return true;
+}
+
+NativeLog read_native_log(std::istream& in, std::string_view source) {
+  NativeLogReader reader{in, source};
+  NativeLog log;
+  for (FrameRecord r; reader.next(r);) log.records.push_back(r);
+  log.warnings = reader.warnings();
+  log.policy_names = reader.take_policy_names();
   return log;
 }
 

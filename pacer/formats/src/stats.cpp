@@ -200,21 +200,22 @@ std::int64_t frames_until_stable(std::span<const FrameRecord> records, std::int6
   return changed ? -1 : 0;
 }
 
+void RefreshHistogram::add(Nanos d) {
+  if (period_ <= Nanos::zero() || max_bins_ == 0) return;
+  const auto last = static_cast<std::int64_t>(max_bins_ - 1);
+  // d / period + (rounding), without overflowing d + period / 2.
+  const std::int64_t whole = d / period_, rest = (d % period_).count();
+  const std::int64_t nearest = whole + (rest >= (period_ - period_ / 2).count() ? 1 : 0);
+  const auto k = static_cast<std::size_t>(std::clamp<std::int64_t>(nearest, 0, last));
+  if (bins_.size() <= k) bins_.resize(k + 1, 0);
+  ++bins_[k];
+}
+
 std::vector<std::int64_t> refresh_histogram(std::span<const FrameRecord> records, Nanos refresh_period,
                                             std::size_t max_bins) {
-  std::vector<std::int64_t> bins;
-  if (refresh_period <= Nanos::zero() || max_bins == 0) return bins;
-  const auto last = static_cast<std::int64_t>(max_bins - 1);
-  for (std::size_t i = 1; i < records.size(); ++i) {
-    const Nanos d = shown_time(records[i]) - shown_time(records[i - 1]);
-    // d / period + (rounding), without overflowing d + period / 2.
-    const std::int64_t whole = d / refresh_period, rest = (d % refresh_period).count();
-    const std::int64_t nearest = whole + (rest >= (refresh_period - refresh_period / 2).count() ? 1 : 0);
-    const auto k = static_cast<std::size_t>(std::clamp<std::int64_t>(nearest, 0, last));
-    if (bins.size() <= k) bins.resize(k + 1, 0);
-    ++bins[k];
-  }
-  return bins;
+  RefreshHistogram h{refresh_period, max_bins};
+  for (std::size_t i = 1; i < records.size(); ++i) h.add(shown_time(records[i]) - shown_time(records[i - 1]));
+  return h.bins();
 }
 
 }  // namespace pacer

@@ -156,4 +156,18 @@ std::int64_t frames_until_stable(std::span<const FrameRecord> records, std::int6
 std::vector<std::int64_t> refresh_histogram(std::span<const FrameRecord> records, Nanos refresh_period,
                                             std::size_t max_bins = 64);
 
+/// refresh_histogram one frame interval at a time (bins() grows to at most max_bins).
+class RefreshHistogram {
+ public:
+  explicit RefreshHistogram(Nanos refresh_period, std::size_t max_bins = 64)
+      : period_{refresh_period}, max_bins_{max_bins} {}
+  void add(Nanos interval);  ///< shown(i) - shown(i-1)
+  const std::vector<std::int64_t>& bins() const { return bins_; }
+
+ private:
+  Nanos period_;
+  std::size_t max_bins_;
+  std::vector<std::int64_t> bins_;
+};
+
 }  // namespace pacer
