@@ -106,6 +106,8 @@ t 2 $S "--frames: '2.5' is not a whole number" --frames 2.5
 t 2 $S "--frames: 'abc' is not a whole number" --frames abc
 t 2 $S "--frames: 99999999999999999999 is out of range" --frames 99999999999999999999
 t 2 $S "--frames needs a value" --frames
+t 2 $S "could pass the 100-year limit of virtual time" --frames 10000000 --render-ms 10000 --update-ms 10000 --max-steps 10000
+ok $S --frames 100 --render-ms 10000 --update-ms 10000 --max-steps 10000 --quiet
 t 2 $S "--seed: -1 is out of range [0, 9223372036854775807]" --seed -1
 t 2 $S "--seed: 18446744073709551615 is out of range" --seed 18446744073709551615
 t 2 $S "--seed: 'x' is not a whole number" --seed x

@@ -168,6 +168,22 @@ void finish(Options& o) {
   pacer::fit_to_display(o.config, o.display);
   if (o.config.adaptive.min_interval > o.config.adaptive.max_interval)
     throw UsageError{"--min-interval-ms must not exceed --max-interval-ms"};
+  // Each flag has its range; their product must fit too: virtual time is int64 nanoseconds.
+  // A frame costs at most its render, its capped updates and a wait of the longest interval
+  // (a load profile or trace value is at most 10000 ms, x the trace scale).
+  const double render_max = !o.trace.empty() ? kMaxMs * o.trace_scale : !o.render_load.empty() ? kMaxMs : o.render_ms;
+  const double update_max = !o.update_load.empty() ? kMaxMs : o.update_ms;
+  const double frame_max_ms = render_max + static_cast<double>(o.config.sim.max_steps_per_frame) * update_max +
+                              std::max(pacer::to_ms(o.config.adaptive.max_interval), pacer::to_ms(o.config.capped_interval));
+  constexpr double kMaxVirtualMs = 100.0 * 365.25 * 24 * 3600 * 1000;  // 100 years; int64 ns holds 292
+  if (static_cast<double>(o.frames) * frame_max_ms > kMaxVirtualMs) {
+    char why[256];
+    std::snprintf(why, sizeof why,
+                  "--frames: %lld frames of up to %.0f ms each could pass the 100-year limit of virtual time; "
+                  "lower --frames, --max-steps or the costs",
+                  static_cast<long long>(o.frames), frame_max_ms);
+    throw UsageError{why};
+  }
 }
 
 }  // namespace

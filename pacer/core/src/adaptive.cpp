@@ -32,6 +32,7 @@ AdaptivePolicy::AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim, std::
   period_ = config_.refresh_period;
   if (period_ > Nanos::zero()) grid_ = VblankGrid{period_, config_.vblank_phase};
   planned_gap_ = interval_;
+  planned_frame_.fill(-1);
 }
 
 AdaptivePolicy::Depth AdaptivePolicy::depth() const {

@@ -65,8 +65,8 @@ void validate(const AdaptiveConfig& c) {
   if (c.misses_to_widen > c.miss_window)
     config_error("AdaptiveConfig::misses_to_widen", "<= miss_window (" + format_value(std::int64_t{c.miss_window}) + ")",
                  format_value(std::int64_t{c.misses_to_widen}));
-  if (c.pipeline_frames > 7)
-    config_error("AdaptiveConfig::pipeline_frames", "<= 7", format_value(std::int64_t{c.pipeline_frames}));
+  if (c.pipeline_frames > 15)
+    config_error("AdaptiveConfig::pipeline_frames", "<= 15", format_value(std::int64_t{c.pipeline_frames}));
   at_least("overload_window", c.overload_window, 2);
   nanos("min_shrink_step", c.min_shrink_step, false);
   nanos("spiral_window", c.spiral_window, true);

@@ -183,9 +183,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos late_floor_{0};      ///< no frame planned before this (displays seen late)
   Nanos render_end_{0};
   Nanos lag_{0};             ///< the world shown runs this far behind the display (late frames)
-  static constexpr std::size_t kPlanSlots = 8;  ///< frames in flight remembered (pipeline_frames <= 7)
+  static constexpr std::size_t kPlanSlots = 16;  ///< frames in flight remembered (pipeline_frames <= 15)
   std::array<Nanos, kPlanSlots> planned_{};                 ///< planned display by frame % slots
-  std::array<std::int64_t, kPlanSlots> planned_frame_{-1, -1, -1, -1, -1, -1, -1, -1};
+  std::array<std::int64_t, kPlanSlots> planned_frame_{};  ///< -1: none (set in the constructor)
 
   // Estimates.
   std::vector<Nanos> wakes_;  ///< recent wake errors (>= 0)
