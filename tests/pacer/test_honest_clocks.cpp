@@ -120,6 +120,8 @@ TEST(HonestClocks, AWakeAFewMicrosecondsLateIsNotAMiss) {
   opt.seed = 9;
   PolicyConfig cfg;
   fit_to_display(cfg, opt.display);
+  cfg.adaptive.min_interval = AdaptiveConfig{}.min_interval;  // not capped at the assumed 60 Hz
+  cfg.adaptive.mixed_cadence_loss = 0;  // the shrink rule alone (the free cadence follows the mean up and down)
   AdaptivePolicy p{cfg.adaptive, step_5()};
   const SimRun run = simulate(p, SimCosts::fixed(3_ms, 500_us), 3600, opt);
   std::int64_t widens = 0;

@@ -58,7 +58,9 @@ TEST(LateFrames, TheWorldContinuesFromALateFrameInsteadOfJumping) {
   // unavoidable; the frame after it continues from it (the lag is dropped as debt), so
   // it has none, where re-syncing to the clock would show a 40 ms jump.
   const SimOptions opt = display(PresentMode::fifo);
-  AdaptivePolicy p{config_for(opt), step_5()};
+  AdaptiveConfig cfg = config_for(opt);
+  cfg.catch_up = 0;  // pause through the hitch (the default catches the lag up, below)
+  AdaptivePolicy p{cfg, step_5()};
   const SimRun r = run(p, opt, one_long_frame());
   EXPECT_LT(anim_error(r, 100), 0_ms);  // shown later than the world it shows
   Nanos dropped{0};
@@ -158,9 +160,12 @@ TEST(MixedCadence, KeepsTheRateWhenWholePeriodsWouldHalveIt) {
 
 TEST(MixedCadence, NotAboveFiftyFramesPerSecond) {
   // At 100 Hz a 13 ms frame would alternate 10 and 20 ms; whole periods give a steady
-  // 50 fps, which is not below mixed_cadence_over: the policy widens to 20 ms instead.
+  // 50 fps, which is not below mixed_cadence_over when it is set to 20 ms (the default 0
+  // allows the mixed cadence at every rate): the policy widens to 20 ms instead.
   const SimOptions opt = display(PresentMode::fifo);
-  AdaptivePolicy p{config_for(opt), step_5()};
+  AdaptiveConfig cfg = config_for(opt);
+  cfg.mixed_cadence_over = 20_ms;
+  AdaptivePolicy p{cfg, step_5()};
   const SimRun r = run(p, opt, std::vector<Nanos>(300, 12_ms));
   EXPECT_FALSE(p.mixed_cadence());
   EXPECT_EQ(p.interval(), 20_ms);
@@ -172,6 +177,7 @@ TEST(LateFrames, APresentThatWakesLateCostsOneError) {
   // shown, so only frame 100 carries an error.
   AdaptiveConfig cfg;
   cfg.initial_interval = 10_ms;
+  cfg.catch_up = 0;  // the 2 ms are dropped as debt (caught up by default: see below)
   AdaptivePolicy p{cfg, step_5()};
   std::vector<FrameRecord> records;
   Nanos now{0};

@@ -27,6 +27,7 @@ AdaptiveConfig fixed_16(bool aware) {
   cfg.initial_interval = 16_ms;
   cfg.shrink = false;
   cfg.display_aware = aware;
+  cfg.catch_up = 0;  // the first frame's lag is dropped as debt, not caught up
   return cfg;
 }
 

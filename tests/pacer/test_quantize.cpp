@@ -89,7 +89,9 @@ TEST(Quantize, ShrinksOnePeriodAtATimeAfterAHold) {
 TEST(Quantize, ALastingOverrunWidensToTheNextWholeMultiple) {
   std::vector<Nanos> render(300, 3_ms);
   for (std::size_t i = 100; i < render.size(); ++i) render[i] = 12_ms;  // 12 + updates > one period
-  AdaptivePolicy p{on_100hz(10_ms), step_5()};
+  AdaptiveConfig cfg = on_100hz(10_ms);
+  cfg.mixed_cadence_loss = 0;  // whole periods always (--even-cadence, Swappy's choice)
+  AdaptivePolicy p{cfg, step_5()};
   const SimRun run = run_costs(p, render);
   EXPECT_EQ(p.interval(), 20_ms);
   EXPECT_EQ(count(run, event_widen), 1);
@@ -104,7 +106,9 @@ TEST(Quantize, ALastingOverrunWidensToTheNextWholeMultiple) {
 TEST(Quantize, AHitchIsForgivenWithoutWidening) {
   std::vector<Nanos> render(200, 3_ms);
   render[100] = 45_ms;
-  AdaptivePolicy p{on_100hz(10_ms), step_5()};
+  AdaptiveConfig cfg = on_100hz(10_ms);
+  cfg.catch_up = 0;  // the lag is dropped at once (the default catches it up: LateFrames.*)
+  AdaptivePolicy p{cfg, step_5()};
   const SimRun run = run_costs(p, render);
   EXPECT_EQ(count(run, event_widen), 0);
   EXPECT_EQ(p.interval(), 10_ms);

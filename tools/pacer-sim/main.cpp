@@ -38,6 +38,7 @@ struct Options {
   std::optional<std::int64_t> warmup;
   std::string trace;
   double trace_scale = 1.0;
+  bool min_interval_given = false;
   std::string render_load, update_load;  ///< load profile specs
   double render_ms = 3, update_ms = 1;
   std::optional<double> interval_ms;
@@ -128,7 +129,10 @@ int parse(int argc, char** argv, Options& o) {
   app.add_option_function<double>("--interval-ms", [&o](double v) { o.interval_ms = v; },
                                   "initial render interval (adaptive) / target (accumulator-capped) (default 16.666667)")
       ->type_name("I")->check(fpcli::real(0.01, kMaxMs));
-  app.add_option_function<double>("--min-interval-ms", [&o](double v) { o.config.adaptive.min_interval = pacer::from_ms(v); },
+  app.add_option_function<double>("--min-interval-ms", [&o](double v) {
+        o.config.adaptive.min_interval = pacer::from_ms(v);
+        o.min_interval_given = true;
+      },
                                   "adaptive: frame-rate cap (default 4.166667)")
       ->type_name("M")->check(fpcli::real(0.01, kMaxMs));
   app.add_option_function<double>("--max-interval-ms", [&o](double v) { o.config.adaptive.max_interval = pacer::from_ms(v); },
@@ -165,7 +169,11 @@ void finish(Options& o) {
   }
   // The policies learn the display they pace: its refresh period (fixed refresh) or its
   // fastest refresh (vrr: no frame rate above the panel's).
+  const pacer::Nanos asked_min = o.config.adaptive.min_interval;
   pacer::fit_to_display(o.config, o.display);
+  // An explicit frame-rate cap wins over the one assumed for a display of unknown rate
+  // (immediate); a VRR panel's fastest refresh still bounds it.
+  if (o.min_interval_given && o.display.mode != pacer::PresentMode::vrr) o.config.adaptive.min_interval = asked_min;
   if (o.config.adaptive.min_interval > o.config.adaptive.max_interval)
     throw UsageError{"--min-interval-ms must not exceed --max-interval-ms"};
   // Each flag has its range; their product must fit too: virtual time is int64 nanoseconds.

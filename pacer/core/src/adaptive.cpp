@@ -493,6 +493,8 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_cadence() const {
   // whole periods) when they lose less than mixed_leave_share of it: no flapping. On a
   // free display, entering compares with the interval in force (the shrink rule's hold
   // and backoff have settled it: a rare spike in the window does not count).
+  // --no-shrink holds the interval: no cadence change that would shorten it.
+  if (!config_.shrink && free < interval_) return std::nullopt;
   if (cadence_ == Cadence::even) {
     if (prefer_mixed(period_ > Nanos::zero() ? even : interval_, free))
       return Decision{Transition::enter_mixed, free, "whole periods lose more than mixed_cadence_loss of the rate"};

@@ -1,0 +1,267 @@
+// The display-aware adaptive policy's state machine (pacer/adaptive.hpp): each transition
+// and the conditions it is taken under, the seed -> display mode switch, the default
+// catch-up of lag, max_lag, and the config rules that keep the named constants coherent.
+// Virtual time only; a 100 Hz display for round numbers.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include "pacer/adaptive.hpp"
+#include "pacer/adaptive_literal.hpp"
+#include "pacer/policies.hpp"
+#include "pacer/simulator.hpp"
+#include "pacer/stats.hpp"
+#include "configs.hpp"
+
+using namespace pacer;
+using namespace pacer::literals;
+using T = AdaptivePolicy::Transition;
+
+namespace {
+
+constexpr Nanos period = 10_ms;
+
+SimOptions fifo_100() {
+  SimOptions opt;
+  opt.display.mode = PresentMode::fifo;
+  opt.display.period = period;
+  return opt;
+}
+
+AdaptiveConfig config_for(const SimOptions& opt, Nanos initial = 10_ms) {
+  PolicyConfig cfg;
+  cfg.adaptive.initial_interval = initial;
+  fit_to_display(cfg, opt.display);
+  return cfg.adaptive;
+}
+
+/// Runs `render` (update 0.5 ms per 5 ms step) and collects every transition taken.
+struct Traced {
+  SimRun run;
+  std::vector<T> transitions;
+  bool saw(T t) const {
+    for (const T x : transitions)
+      if (x == t) return true;
+    return false;
+  }
+};
+
+std::vector<Nanos> costs_of(std::size_t frames, Nanos ms) { return std::vector<Nanos>(frames, ms); }
+
+Traced run(AdaptivePolicy& p, const SimOptions& opt, const std::vector<Nanos>& render) {
+  Traced out;
+  SimCosts costs{[render](std::int64_t f) { return render[static_cast<std::size_t>(f)]; },
+                 [](std::int64_t, std::int64_t) { return 500_us; }};
+  AdaptivePolicy::Decision last{};
+  std::vector<FrameRecord> records;
+  out.run = simulate(p, costs, static_cast<std::int64_t>(render.size()), opt, [&](const FrameRecord& r) {
+    const AdaptivePolicy::Decision& d = p.last_transition();
+    if (d.kind != last.kind || d.interval != last.interval) {
+      out.transitions.push_back(d.kind);
+      EXPECT_FALSE(d.reason.empty()) << to_string(d.kind);
+      last = d;
+    }
+    records.push_back(r);
+  });
+  out.run.records = std::move(records);
+  return out;
+}
+
+/// `frames` renders of `a`, then from frame `at` on renders of `b`.
+std::vector<Nanos> step_load(std::size_t frames, Nanos a, std::size_t at, Nanos b) {
+  std::vector<Nanos> v(frames, a);
+  for (std::size_t i = at; i < frames; ++i) v[i] = b;
+  return v;
+}
+
+Nanos anim_error(const SimRun& r, std::size_t i) { return animation_error(r.records[i - 1], r.records[i]); }
+
+}  // namespace
+
+TEST(StateMachine, ModeIsSeedUntilTheDisplayIsKnown) {
+  // A refresh period in the config: the display mode from the first frame.
+  AdaptivePolicy fixed{config_for(fifo_100()), step_5()};
+  EXPECT_EQ(fixed.mode(), AdaptivePolicy::Mode::seed);
+  run(fixed, fifo_100(), costs_of(5, 3_ms));
+  EXPECT_EQ(fixed.mode(), AdaptivePolicy::Mode::display);
+  // A free display (immediate): the seed loop until the first display time is observed.
+  SimOptions free;
+  free.display.mode = PresentMode::immediate;
+  AdaptivePolicy p{config_for(free), step_5()};
+  run(p, free, costs_of(1, 3_ms));
+  EXPECT_EQ(p.mode(), AdaptivePolicy::Mode::seed);
+  AdaptivePolicy q{config_for(free), step_5()};
+  run(q, free, costs_of(3, 3_ms));
+  EXPECT_EQ(q.mode(), AdaptivePolicy::Mode::display);
+  // display_aware off: the seed loop for good, as adaptive-literal.
+  AdaptiveConfig blind = config_for(fifo_100());
+  blind.display_aware = false;
+  AdaptivePolicy b{blind, step_5()};
+  run(b, fifo_100(), costs_of(5, 3_ms));
+  EXPECT_EQ(b.mode(), AdaptivePolicy::Mode::seed);
+}
+
+TEST(StateMachine, EnterMixedWhenWholePeriodsLoseTooMuchOfTheRate) {
+  // 12 ms renders at 100 Hz: whole periods would run every 20 ms (50 fps) where the costs
+  // allow about 75: the mixed cadence, each frame shown at the first vblank it can make
+  // and rendered for that vblank, so its animation error is zero.
+  AdaptivePolicy p{config_for(fifo_100()), step_5()};
+  const Traced t = run(p, fifo_100(), step_load(600, 3_ms, 100, 12_ms));
+  EXPECT_TRUE(t.saw(T::enter_mixed) || t.saw(T::widen_to_mixed));
+  EXPECT_EQ(p.cadence(), AdaptivePolicy::Cadence::mixed);
+  std::int64_t one = 0, two = 0;
+  for (std::size_t i = 300; i < t.run.records.size(); ++i) {
+    const Nanos gap = *t.run.records[i].display - *t.run.records[i - 1].display;
+    one += gap == period ? 1 : 0;
+    two += gap == 2 * period ? 1 : 0;
+    EXPECT_EQ(anim_error(t.run, i), 0_ms) << i;
+  }
+  EXPECT_EQ(one + two, 300);
+  EXPECT_GT(one, 50) << "faster than whole periods' 50 fps";
+}
+
+TEST(StateMachine, EvenCadenceOptionWidensToWholePeriodsInstead) {
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.mixed_cadence_loss = 0;  // --even-cadence
+  AdaptivePolicy p{cfg, step_5()};
+  const Traced t = run(p, fifo_100(), step_load(400, 3_ms, 100, 12_ms));
+  EXPECT_TRUE(t.saw(T::widen));
+  EXPECT_FALSE(t.saw(T::enter_mixed));
+  EXPECT_EQ(p.cadence(), AdaptivePolicy::Cadence::even);
+  EXPECT_EQ(p.interval(), 20_ms);
+}
+
+TEST(StateMachine, FollowMeanThenLeaveMixedWhenTheLoadDrops) {
+  // 12 ms, then 16 ms (the mixed interval follows the mean up), then 3 ms: whole periods
+  // cost nothing again, so the cadence is even and one period.
+  std::vector<Nanos> load = step_load(1200, 12_ms, 400, 16_ms);
+  for (std::size_t i = 800; i < load.size(); ++i) load[i] = 3_ms;
+  AdaptivePolicy p{config_for(fifo_100()), step_5()};
+  const Traced t = run(p, fifo_100(), load);
+  EXPECT_TRUE(t.saw(T::follow_mean));
+  EXPECT_TRUE(t.saw(T::leave_mixed));
+  EXPECT_EQ(p.cadence(), AdaptivePolicy::Cadence::even);
+  EXPECT_EQ(p.interval(), period);
+}
+
+TEST(StateMachine, ForgiveAHitchWhoseFollowersFitTheOldInterval) {
+  // Three frames in a row miss (a lasting change by misses_to_widen), then the load is
+  // back: the frames after the widen fit the old interval, which returns at once.
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.mixed_cadence_loss = 0;
+  AdaptivePolicy p{cfg, step_5()};
+  std::vector<Nanos> load(400, 3_ms);
+  for (std::size_t i = 200; i < 203; ++i) load[i] = 26_ms;
+  const Traced t = run(p, fifo_100(), load);
+  EXPECT_TRUE(t.saw(T::widen));
+  EXPECT_TRUE(t.saw(T::forgive_hitch));
+  EXPECT_EQ(p.interval(), period);
+}
+
+TEST(StateMachine, ShrinkOnePeriodAtATimeAfterTheHold) {
+  // Starting at 40 ms with 3 ms of work: shrink by a period after each hold of shrink_window.
+  AdaptiveConfig cfg = config_for(fifo_100(), 40_ms);
+  cfg.mixed_cadence_loss = 0;
+  AdaptivePolicy p{cfg, step_5()};
+  const Traced t = run(p, fifo_100(), costs_of(400, 3_ms));
+  EXPECT_TRUE(t.saw(T::shrink));
+  EXPECT_EQ(p.interval(), period);
+  std::set<Nanos> intervals;
+  for (const auto& r : t.run.records) intervals.insert(r.interval);
+  EXPECT_TRUE(intervals.count(30_ms) && intervals.count(20_ms)) << "one period at a time";
+}
+
+TEST(StateMachine, AbsorbMissesAtTheWidestInterval) {
+  // max_interval 20 ms and renders of 30 ms: nothing wider to go to; the misses are
+  // counted afresh instead of widening.
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.mixed_cadence_loss = 0;
+  cfg.max_interval = 20_ms;
+  AdaptivePolicy p{cfg, step_5()};
+  const Traced t = run(p, fifo_100(), step_load(300, 3_ms, 100, 30_ms));
+  EXPECT_TRUE(t.saw(T::absorb_misses));
+  EXPECT_EQ(p.interval(), 20_ms);
+}
+
+TEST(StateMachine, TheLagOfALateFrameIsCaughtUpImperceptiblyNotDropped) {
+  // Default catch-up: a 45 ms render at 100 Hz is shown late; the world keeps the lag and
+  // catches it up by at most max(catch_up x interval, lag x interval / catch_up_within)
+  // per frame: a fraction of a millisecond, nothing dropped, all of it back.
+  AdaptivePolicy p{config_for(fifo_100()), step_5()};
+  std::vector<Nanos> load(3000, 3_ms);
+  load[100] = 45_ms;
+  const Traced t = run(p, fifo_100(), load);
+  const Nanos lateness = -anim_error(t.run, 100);
+  ASSERT_GT(lateness, 0_ms);
+  Nanos caught{0};
+  const AdaptiveConfig& c = p.config();
+  const Nanos most = std::max(scale(period, c.catch_up),
+                              Nanos{lateness.count() * period.count() / c.catch_up_within.count()});
+  for (std::size_t i = 101; i < t.run.records.size(); ++i) {
+    const Nanos e = anim_error(t.run, i);
+    EXPECT_GE(e, 0_ms) << i;
+    EXPECT_LE(e, most + 1_us) << i;
+    caught += e;
+  }
+  EXPECT_EQ(caught, lateness);
+  for (const FrameRecord& f : t.run.records) EXPECT_EQ(f.dropped, 0_ms);
+  EXPECT_EQ(p.lag(), 0_ms);
+}
+
+TEST(StateMachine, LagBeyondMaxLagIsDropped) {
+  AdaptivePolicy p{config_for(fifo_100()), step_5()};
+  std::vector<Nanos> load(300, 3_ms);
+  load[100] = 400_ms;  // within the stall clamp's reach of the step cap, shown ~390 ms late
+  const Traced t = run(p, fifo_100(), load);
+  Nanos dropped{0};
+  for (const FrameRecord& f : t.run.records) dropped += f.dropped;
+  EXPECT_GT(dropped, 0_ms);
+  EXPECT_LE(p.lag(), p.config().max_lag);
+}
+
+TEST(StateMachine, ImmediateWithNoRateIsCappedAtTheAssumedRefresh) {
+  PolicyConfig cfg;
+  fit_to_display(cfg, parse_display("immediate").value());
+  EXPECT_EQ(cfg.adaptive.min_interval, kAssumedRefreshPeriod);
+  PolicyConfig known;
+  fit_to_display(known, parse_display("immediate:144").value());
+  EXPECT_EQ(known.adaptive.min_interval, AdaptiveConfig{}.min_interval);
+}
+
+TEST(StateMachine, MissWindowBoundsMissesToWiden) {
+  AdaptiveConfig cfg;
+  cfg.misses_to_widen = 6;  // more than the 4-frame window: refused, not silently ignored
+  EXPECT_THROW(validate(cfg), std::invalid_argument);
+  cfg.miss_window = 8;
+  EXPECT_NO_THROW(validate(cfg));
+  cfg.miss_window = 33;
+  EXPECT_THROW(validate(cfg), std::invalid_argument);
+}
+
+TEST(StateMachine, TransitionsHaveNames) {
+  for (const T t : {T::none, T::enter_mixed, T::follow_mean, T::leave_mixed, T::widen, T::widen_to_mixed,
+                    T::absorb_misses, T::forgive_hitch, T::shrink})
+    EXPECT_FALSE(to_string(t).empty());
+  EXPECT_EQ(to_string(T::forgive_hitch), "forgive_hitch");
+}
+
+TEST(StateMachine, TheLiteralPolicyIsTheSeedLoop) {
+  // adaptive-literal and a display-blind adaptive make the same frames.
+  AdaptiveConfig blind = config_for(fifo_100());
+  blind.display_aware = false;
+  AdaptivePolicy a{blind, step_5()};
+  AdaptiveLiteralPolicy l{blind, step_5()};
+  const std::vector<Nanos> load = step_load(300, 3_ms, 150, 14_ms);
+  SimCosts c{[load](std::int64_t f) { return load[static_cast<std::size_t>(f)]; },
+             [](std::int64_t, std::int64_t) { return 500_us; }};
+  const SimRun ra = simulate(a, c, 300, fifo_100());
+  const SimRun rl = simulate(l, c, 300, fifo_100());
+  ASSERT_EQ(ra.records.size(), rl.records.size());
+  for (std::size_t i = 0; i < ra.records.size(); ++i) {
+    EXPECT_EQ(ra.records[i].cpu_start, rl.records[i].cpu_start) << i;
+    EXPECT_EQ(ra.records[i].animation_time, rl.records[i].animation_time) << i;
+    EXPECT_EQ(ra.records[i].interval, rl.records[i].interval) << i;
+  }
+}
