@@ -153,7 +153,7 @@ struct AdaptiveConfig {
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
 
-/// The seed's loop (background.md section 1) as a pacer policy, display-aware once the
+/// The seed's loop (docs/background.md, section 1) as a pacer policy, display-aware once the
 /// display is known (see the header comment).
 class AdaptivePolicy final : public Pacer {
  public:
