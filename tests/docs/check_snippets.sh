@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiles every ```cpp block of a Markdown file against the framepacer core, so that the
 # guide cannot drift from the code (ctest: doc_integration_snippets).
-#   check_snippets.sh DOC.md OUT_DIR HARNESS.hpp CXX [compile flags...] -- [libraries...]
+#   check_snippets.sh MARKDOWN_FILE OUT_DIR HARNESS.hpp CXX [compile flags...] -- [libraries...]
 # A block that defines main() is compiled as a file of its own after the harness (syntax
 # only: it may need the Vulkan engine). Any other block becomes the body of a function in
 # namespace game (snippet_harness.hpp: the game's clock, swapchain, world, waiter and log on
