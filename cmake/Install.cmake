@@ -7,6 +7,8 @@
 #   <prefix>/lib/libframepacer_*.a
 #   <prefix>/lib/cmake/framepacer/          framepacerConfig.cmake, ...ConfigVersion.cmake, targets
 #   <prefix>/lib/pkgconfig/framepacer.pc    the core: framepacer_pacer, _sim, _formats
+#
+# Headers go to include/ exactly: the targets' $<INSTALL_INTERFACE:include>.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 set(FP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/framepacer)
@@ -21,12 +23,12 @@ install(TARGETS ${fp_core_targets} EXPORT framepacerTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(part core sim formats)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/pacer/${part}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/pacer/${part}/include/ DESTINATION include)
 endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/generated/include/pacer/version.hpp
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pacer)
+        DESTINATION include/pacer)
 if(TARGET framepacer_engine_core)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/ DESTINATION include)
 endif()
 install(EXPORT framepacerTargets NAMESPACE framepacer:: DESTINATION ${FP_CMAKE_DIR})
 
@@ -39,7 +41,7 @@ if(TARGET framepacer_engine)
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/renderer/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/renderer/include/ DESTINATION include)
   install(EXPORT framepacerGraphicsTargets NAMESPACE framepacer:: DESTINATION ${FP_CMAKE_DIR})
 endif()
 
