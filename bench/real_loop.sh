@@ -46,7 +46,7 @@ if [ -z "${FP_REAL_LOOP_INNER:-}" ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq godot3 >/dev/null
   fi
-  cmake -S . -B build -DFP_BUILD_BENCH=ON >/dev/null
+  cmake -S . -B build -DFRAMEPACER_BUILD_BENCH=ON >/dev/null
   cmake --build build -j2 --target bouncing_balls real_loop_report
   export FP_REAL_LOOP_INNER=1
   if [ -z "${DISPLAY:-}" ]; then

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs (only what is missing).
 # Usage: scripts/deps.sh [core|all|fuzz]   core: compiler, CMake, GoogleTest, Google Benchmark,
-#                                             CLI11 (flag tables), nlohmann-json (JSON outputs)
+#                                             CLI11 (flag tables), nlohmann-json (JSON outputs),
+#                                             git + pkg-config (the consumer tests)
 #                                        all (default): plus Vulkan, GLFW, spdlog, lavapipe, Xvfb
 #                                        fuzz: core plus clang 14 and its libFuzzer runtime
 set -euo pipefail
-core=(g++ cmake make libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev)
+core=(g++ cmake make git pkg-config libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev)
 graphics=(libvulkan-volk-dev libvulkan-dev libglfw3-dev libspdlog-dev glslang-tools
           mesa-vulkan-drivers vulkan-validationlayers xvfb xauth)
 fuzz=(clang-14 libclang-rt-14-dev)

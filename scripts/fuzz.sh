@@ -16,7 +16,7 @@ targets=("$@")
 scripts/deps.sh fuzz
 build=build-fuzz
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 \
-  -DFP_BUILD_FUZZ=ON -DFP_BUILD_GRAPHICS=OFF -DFP_BUILD_TESTS=OFF -DFP_BUILD_BENCH=OFF >/dev/null
+  -DFP_BUILD_FUZZ=ON -DFRAMEPACER_WITH_GRAPHICS=OFF -DFRAMEPACER_BUILD_TESTS=OFF -DFRAMEPACER_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j2 --target "${targets[@]}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"

@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh all
-cmake -S . -B build-run -DFP_BUILD_TESTS=OFF -DFP_BUILD_BENCH=OFF >/dev/null
+cmake -S . -B build-run -DFRAMEPACER_BUILD_TESTS=OFF -DFRAMEPACER_BUILD_BENCH=OFF >/dev/null
 cmake --build build-run -j2 --target load_sweep pacer-report >/dev/null
 read -r -a policies <<<"${FP_POLICIES:-adaptive accumulator-capped accumulator flipcode}"
 mkdir -p out

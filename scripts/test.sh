@@ -14,7 +14,7 @@ if [ "$core_only" = 1 ]; then scripts/deps.sh core; else scripts/deps.sh all; fi
 build="build${san:+-$san}"
 [ "$core_only" = 1 ] && build="$build-core"
 graphics=ON; [ "$core_only" = 1 ] && graphics=OFF
-cmake -S . -B "$build" -DFP_SANITIZE="$san" -DFP_BUILD_GRAPHICS=$graphics -DFP_BUILD_BENCH=OFF >/dev/null
+cmake -S . -B "$build" -DFP_SANITIZE="$san" -DFRAMEPACER_WITH_GRAPHICS=$graphics -DFRAMEPACER_BUILD_BENCH=OFF >/dev/null
 cmake --build "$build" -j2
 cd "$build"
 # address: the tests carry their ASan / LSan / UBSan options themselves (tests/CMakeLists.txt).

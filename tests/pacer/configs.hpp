@@ -15,7 +15,7 @@ inline pacer::FixedStepConfig step_5(pacer::DebtPolicy debt = pacer::DebtPolicy:
   return sim;
 }
 
-/// The pacer of the seed's worked timeline (background.md): a 16 ms interval that never
+/// The pacer of the seed's worked timeline (docs/background.md): a 16 ms interval that never
 /// shrinks, 5 ms steps; blind to the display until one is observed.
 inline pacer::AdaptivePolicy seed_pacer() {
   pacer::AdaptiveConfig cfg;

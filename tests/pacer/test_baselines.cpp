@@ -1,4 +1,4 @@
-// Each baseline on a small worked case of its published loop (background.md sections 2-3).
+// Each baseline on a small worked case of its published loop (docs/background.md, sections 2-3).
 #include <gtest/gtest.h>
 
 #include "pacer/baselines.hpp"

@@ -1,4 +1,4 @@
-// Rules every policy keeps (design.md section 2), checked on a noisy workload
+// Rules every policy keeps (docs/pacing.md, Invariants), checked on a noisy workload
 // with a stall: alpha range, exact conservation of time, determinism, the step
 // cap, and rendering never changing world state.
 #include <gtest/gtest.h>

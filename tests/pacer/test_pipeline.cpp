@@ -48,7 +48,7 @@ std::vector<Nanos> one_long_frame() {
   return render;
 }
 
-/// Animation error of frame i (design.md section 4), in ns.
+/// Animation error of frame i (docs/log-format.md, Metrics), in ns.
 Nanos anim_error(const SimRun& r, std::size_t i) { return animation_error(r.records[i - 1], r.records[i]); }
 
 }  // namespace

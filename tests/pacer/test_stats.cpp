@@ -1,4 +1,4 @@
-// The metrics of design.md section 4 against values computed by hand on tiny logs.
+// The metrics of docs/log-format.md against values computed by hand on tiny logs.
 #include <gtest/gtest.h>
 
 #include <vector>

@@ -1,4 +1,4 @@
-// The worked timeline of background.md section 1, to the letter: render 3 ms,
+// The worked timeline of docs/background.md, section 1, to the letter: render 3 ms,
 // update 1 ms, fixed step 5 ms, interval 16 ms staying there.
 #include <gtest/gtest.h>
 

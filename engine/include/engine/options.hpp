@@ -1,4 +1,4 @@
-// engine/options.hpp - the command line every sample shares (design.md section 5).
+// engine/options.hpp - the command line every sample shares (docs/architecture.md, command-line conventions).
 //
 //   engine::Cli cli{"bouncing_balls", "Balls bouncing at a slow logic rate."};
 //   int balls = 500;

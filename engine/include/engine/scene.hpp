@@ -5,7 +5,7 @@
 //     pacer::Interpolated<pacer::Vec2> pos_{{100, 100}};
 //     pacer::Vec2 vel_{200, 0};                       // pixels per second
 //     void fixed_update(pacer::Nanos step) override {  // the only place state changes
-//       pos_.set(pos_.current() + vel_ * (step.count() / 1e9));
+//       pos_.set(pos_.current() + vel_ * (pacer::to_ms(step) / 1e3));
 //     }
 //     void render(double alpha, engine::DrawList& out) override {  // never changes state
 //       pacer::Vec2 p = pos_.at(alpha);

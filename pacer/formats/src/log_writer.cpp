@@ -40,7 +40,7 @@ NativeLogWriter::NativeLogWriter(std::ostream& out) : out_{out} {
     out_ << c;
     first = false;
   }
-  // Appended after the native columns (design.md allows more, never reordered).
+  // Appended after the native columns (docs/log-format.md: appended, never reordered).
   out_ << ",load_ms,present_planned_ms,present_issued_ms\n";
 }
 

@@ -23,7 +23,7 @@
 // so only one Renderer may exist at a time in a process.
 #pragma once
 
-#include <vulkan/vulkan_core.h>  // types only: VK_NO_PROTOTYPES is defined by the fp_volk target
+#include <vulkan/vulkan_core.h>  // types only: VK_NO_PROTOTYPES is defined by the framepacer::volk target
 
 #include <chrono>
 #include <cstdint>

@@ -73,7 +73,7 @@ inline Quat slerp(Quat a, Quat b, double t) {
 }
 
 /// Prediction instead of blending: `position + velocity * ahead`. For comparison
-/// only: it overshoots on every change of direction (background.md section 4).
+/// only: it overshoots on every change of direction (docs/background.md, section 4).
 template <typename T>
 constexpr T extrapolate(const T& position, const T& velocity, double ahead_seconds) {
   return position + velocity * ahead_seconds;

@@ -1,7 +1,7 @@
 // pacer/exports.hpp - the frame records in the formats users' tools already open.
 //
 // Every format is an export of the same FrameRecords (docs/log-format.md):
-//   native      the pacing log of design.md section 3 (pacer/log_writer.hpp)
+//   native      the pacing log of docs/log-format.md (pacer/log_writer.hpp)
 //   presentmon  PresentMon 1.x CSV, the layout CapFrameX opens
 //   mangohud    MangoHud's CSV: system-info header, its values, then the frame columns
 // plus a Chrome/Perfetto trace (trace-event JSON) and a sidecar JSON of run metadata.

@@ -1,4 +1,4 @@
-// pacer/stats.hpp - the metrics of docs/metrics.md over frame records.
+// pacer/stats.hpp - the metrics of docs/log-format.md over frame records.
 //
 // shown(i) is the display time where known, else the present time. Over the
 // frames after a warm-up: frame interval shown(i) - shown(i-1); animation error
@@ -134,7 +134,7 @@ class SummaryBuilder {
 /// Presentation time used by the metrics: display where known, else present.
 inline Nanos shown_time(const FrameRecord& r) { return r.display ? *r.display : r.present; }
 
-/// Animation error of frame `r` after frame `prev` (design.md section 4, PresentMon's
+/// Animation error of frame `r` after frame `prev` (docs/log-format.md, PresentMon's
 /// MsAnimationError): world time advanced minus shown time advanced.
 inline Nanos animation_error(const FrameRecord& prev, const FrameRecord& r) {
   return (r.animation_time - prev.animation_time) - (shown_time(r) - shown_time(prev));
