@@ -201,7 +201,10 @@ Nanos AdaptivePolicy::start_lead() const {
   if (!config_.vblank_latch) return std::max(lead_, fixed_lead(1) - post_lead_);
   // Fixed refresh: pipeline_frames intervals ahead while a frame has recently needed it
   // (Depth::deep); one once none has for shallow_after frames (a period less latency).
-  return fixed_lead(depth() == Depth::deep ? std::max(config_.pipeline_frames, 1) : 1);
+  // The mixed cadence on a FIFO queue runs as fast as the costs allow: always deep (a
+  // blocking FIFO loop at that rate queues as deep).
+  const bool deep = depth() == Depth::deep || (cadence_ == Cadence::mixed && config_.queued_presents);
+  return fixed_lead(deep ? std::max(config_.pipeline_frames, 1) : 1);
 }
 
 Nanos AdaptivePolicy::fixed_lead(int depth) const {

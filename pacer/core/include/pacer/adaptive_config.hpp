@@ -156,7 +156,7 @@ struct AdaptiveConfig {
   int vblank_margin_residuals = 4;
   /// The mixed cadence follows the mean busy time only when the interval would move by
   /// more than this share (no flapping).
-  double mixed_follow = 0.05;
+  double mixed_follow = 0.02;
   /// ... and leaves for whole periods when they would lose less than this share of
   /// mixed_cadence_loss (hysteresis: enter above the loss, leave below half of it).
   double mixed_leave_share = 0.5;
