@@ -149,24 +149,25 @@ void Overlay::build(pacer::Nanos interval) {
     y += 18;
   }
 
-  // The graph: one 2-pixel bar per frame, its height the time since the frame before was
+  // The graph: one 4-pixel bar per frame, its height the time since the frame before was
   // shown; the scale's top is twice the interval (at least 33.3 ms). The target interval is
-  // a blue line, each frame's GPU time a yellow dot.
-  const float gx = left + 8, gw = width - 16, gh = 60, gbase = top + height - 8;
+  // a blue line, each frame's GPU time a yellow mark. Bars are 4 x 4 squares: few instances
+  // (the overlay's own GPU cost shows in ms_gpu; docs/overlay.md).
+  const float gx = left + 8, gw = width - 16, gh = 64, gbase = top + height - 4;
   const double interval_ms = pacer::to_ms(interval);
   const double top_ms = std::max(2 * interval_ms, 33.3);
   const auto y_of = [&](double ms) { return gbase - static_cast<float>(std::min(ms / top_ms, 1.0)) * gh; };
-  fill(shapes_, gx, gbase - gh, gw, gh, 4, 0x202830c0u);
-  const std::size_t bars = static_cast<std::size_t>(gw / 2);
+  fill(shapes_, gx, gbase - gh, gw, gh, 8, 0x202830c0u);
+  const std::size_t bars = static_cast<std::size_t>(gw / 4);
   const std::size_t n = std::min(records_.size(), bars + 1);
   for (std::size_t k = 1; k < n; ++k) {
     const pacer::FrameRecord& r = records_[records_.size() - n + k];
     const pacer::FrameRecord& prev = records_[records_.size() - n + k - 1];
     const double ms = pacer::to_ms(pacer::shown_time(r) - pacer::shown_time(prev));
-    const float x = gx + static_cast<float>(bars - (n - 1) + k - 1) * 2 + 1;
+    const float x = gx + static_cast<float>(bars - (n - 1) + k - 1) * 4 + 2;
     const bool late = interval_ms > 0 && ms > 1.5 * interval_ms;
-    for (float yy = gbase - 1; yy > y_of(ms) - 0.5f; yy -= 2) shapes_.push_back({x, yy, -1, late ? late_rgba : good_rgba});
-    if (r.gpu) shapes_.push_back({x, y_of(pacer::to_ms(*r.gpu)), -1, gpu_rgba});
+    for (float yy = gbase - 2; yy > y_of(ms) - 1.0f; yy -= 4) shapes_.push_back({x, yy, -2, late ? late_rgba : good_rgba});
+    if (r.gpu) shapes_.push_back({x, std::max(y_of(pacer::to_ms(*r.gpu)), gbase - gh + 1), -1, gpu_rgba});
   }
   if (interval_ms > 0)
     for (float x = gx + 1; x < gx + gw; x += 4) shapes_.push_back({x, y_of(interval_ms), -1, target_rgba});

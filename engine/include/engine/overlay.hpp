@@ -26,7 +26,7 @@ namespace engine {
 class Overlay {
  public:
   /// Frames the graph and the numbers cover (the latest ones).
-  static constexpr std::size_t history = 200;
+  static constexpr std::size_t history = 120;
   /// The panel: its top-left corner and size in pixels.
   static constexpr float left = 8, top = 8, width = 400, height = 176;
 
