@@ -187,6 +187,23 @@ TEST(VulkanGpuTime, EveryFrameIsTimedWindowedWithValidation) { expect_gpu_times(
 TEST(VulkanOverlay, DrawnHeadless) { expect_overlay_drawn("--headless"); }
 TEST(VulkanOverlay, DrawnWindowedWithValidation) { expect_overlay_drawn("--present-mode fifo --validation"); }
 
+TEST(VulkanOverlay, F3AndOToggleIt) {
+  // Key presses sent to the sample's window (xdotool, scripts/deps.sh): F3 on, O off, F3 on.
+  if (run_command("command -v xdotool >/dev/null 2>&1").exit_code != 0) GTEST_SKIP() << "no xdotool";
+  const std::string script =
+      std::string{FP_SAMPLE} + " --duration 6 --quiet --size 640x360 > toggle.out 2>&1 & pid=$!; "
+      "w=$(xdotool search --sync --name bouncing_balls | head -1); sleep 1; "
+      "xdotool key --window \"$w\" F3; sleep 1; xdotool key --window \"$w\" o; sleep 0.5; "
+      "xdotool key --window \"$w\" F3; wait $pid; echo \"exit $?\"; cat toggle.out";
+  const RunResult r = run_command("timeout 60 sh -c '" + script + "' 2>&1");
+  EXPECT_NE(r.output.find("exit 0"), std::string::npos) << r.output;
+  const auto on1 = r.output.find("overlay on");
+  ASSERT_NE(on1, std::string::npos) << r.output;
+  const auto off = r.output.find("overlay off", on1);
+  ASSERT_NE(off, std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("overlay on", off), std::string::npos) << r.output;
+}
+
 TEST(VulkanSample, ImmediateWithValidation) { expect_clean_run("immediate"); }
 TEST(VulkanSample, FifoWithValidation) { expect_clean_run("fifo"); }
 TEST(VulkanSample, MailboxWithValidation) { expect_clean_run("mailbox"); }
