@@ -17,6 +17,7 @@
 
 #include "engine/clock.hpp"
 #include "engine/loop.hpp"
+#include "engine/overlay.hpp"
 #include "engine/status.hpp"
 #include "engine/vulkan_target.hpp"
 #include "engine/waiter.hpp"
@@ -337,15 +338,27 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     loop.set_pacer(pacer::make_pacer(pacer::policy_names()[policy], pacing));
     loop.set_interpolate(!o.no_interpolation);
 
+    // The pacing overlay (docs/overlay.md): --overlay, F3 or O.
+    Overlay overlay;
+    bool overlay_on = o.overlay;
+    auto show_overlay = [&](bool on) {
+      overlay_on = on;
+      if (on) overlay.build(loop.pacer() ? loop.pacer()->interval() : Nanos{0});
+      target.overlay = on ? &overlay.shapes() : nullptr;
+    };
+    show_overlay(overlay_on);
+
     Nanos last_flush{0};
     loop.on_record = [&](const pacer::FrameRecord& r) {
       log->write(r);
       status->add(r);
+      overlay.add(r);
     };
     std::int64_t presented = 0;
     bool captured = false;
     loop.on_presented = [&](const pacer::FramePlan&) {
       const std::int64_t frame = presented++;
+      if (overlay_on) overlay.build(loop.pacer()->interval());  // for the next frame
       const std::int64_t want = o.capture_frame >= 0 ? o.capture_frame : (o.frames > 0 ? o.frames - 1 : -1);
       if (!o.capture_path.empty() && !captured && frame == want) {
         captured = gpu->capture_ppm(o.capture_path);
@@ -377,6 +390,11 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
           case GLFW_KEY_SPACE:
             loop.set_interpolate(!loop.interpolate());
             spdlog::info("interpolation {}", loop.interpolate() ? "on" : "off");
+            break;
+          case GLFW_KEY_F3:
+          case GLFW_KEY_O:
+            show_overlay(!overlay_on);
+            spdlog::info("overlay {}", overlay_on ? "on" : "off");
             break;
           case GLFW_KEY_P:
             policy = (policy + 1) % pacer::policy_names().size();

@@ -34,6 +34,8 @@ class Loop::Host final : public pacer::FrameHost {
     const Nanos offset = loop_.offset_;
     loop_.target_.drain_displayed([&](std::int64_t frame, Nanos shown) { sink(frame, shown + offset); });
   }
+  bool reports_gpu() const override { return loop_.target_.reports_gpu(); }
+  void poll_gpu(const std::function<void(std::int64_t, Nanos)>& sink) override { loop_.target_.drain_gpu(sink); }
   std::optional<double> load_ms() const override {
     if (const double load = loop_.scene_.load_ms(); load > 0) return load;
     return std::nullopt;

@@ -93,6 +93,7 @@ void Cli::add_common(Options& o) {
       ->type_name("N")->transform(fpcli::whole(0, kMaxFrames));
   app.add_flag("--no-interpolation", o.no_interpolation, "render the current state (Space toggles)");
   app.add_flag("--quiet", o.quiet, "no status line each second");
+  app.add_flag("--overlay", o.overlay, "show the pacing overlay (frame-time graph, numbers; F3 or O toggles)");
   app.add_option("--waiter", o.waiter, "precise (sleep + spin, default) | sleep")->type_name("KIND")->check(fpcli::one_of({"precise", "sleep"}));
   app.add_option("--refresh-hz", o.refresh_hz, "display refresh for whole-period intervals (0: off; default: the monitor's, fifo only)")
       ->type_name("HZ")->check(fpcli::real(0, 1000));

@@ -22,6 +22,8 @@ void VulkanTarget::draw(const DrawList& list) {
   circles_.clear();
   circles_.reserve(list.circles.size());
   for (const Circle& c : list.circles) circles_.push_back({c.x, c.y, c.radius, c.rgba});
+  if (overlay)
+    for (const Circle& c : *overlay) circles_.push_back({c.x, c.y, c.radius, c.rgba});
   if (list.gpu_load != gpu_.gpu_load()) gpu_.set_gpu_load(list.gpu_load);
   gpu_.draw(circles_, list.clear_rgba);
 }
@@ -29,9 +31,26 @@ void VulkanTarget::draw(const DrawList& list) {
 void VulkanTarget::wait_drawn() { gpu_.wait_drawn(); }
 
 pacer::PresentResult VulkanTarget::present(std::int64_t frame) {
+  // draw() came before: its serial is frames_drawn() - 1.
+  if (gpu_.has_gpu_timing() && gpu_.frames_drawn() > 0) {
+    drawn_.emplace_back(gpu_.frames_drawn() - 1, frame);
+    while (drawn_.size() > 32) drawn_.pop_front();
+  }
   const std::uint64_t id = gpu_.present();
   if (watching_ && id != 0) to_watch_.emplace_back(frame, id);
   return {};  // display times come later, through drain_displayed
+}
+
+bool VulkanTarget::reports_gpu() const { return gpu_.has_gpu_timing(); }
+
+void VulkanTarget::drain_gpu(const std::function<void(std::int64_t, pacer::Nanos)>& sink) {
+  for (const renderer::GpuTime& t : gpu_.take_gpu_times()) {
+    // Serials come in order: drop the frames older than this one (never timed), use this one.
+    while (!drawn_.empty() && drawn_.front().first < t.frame) drawn_.pop_front();
+    if (drawn_.empty() || drawn_.front().first != t.frame) continue;
+    sink(drawn_.front().second, pacer::Nanos{t.duration.count()});
+    drawn_.pop_front();
+  }
 }
 
 void VulkanTarget::notify_resized() { gpu_.notify_resized(); }

@@ -1,6 +1,6 @@
 #version 450
 // Round edge: coverage falls from 1 to 0 across the pixel at the radius; outside it the
-// fragment is discarded. Blending is "over" with the coverage in alpha.
+// fragment is discarded (a negative radius: a square, see below). Blending is "over" with the coverage in alpha.
 
 layout(push_constant) uniform Push {
   vec2 viewport;
@@ -15,7 +15,11 @@ layout(location = 0) out vec4 out_color;
 
 void main() {
   float d = length(in_offset);
-  float coverage = clamp(in_radius + 0.5 - d, 0.0, 1.0);
+  // A negative radius is a square of half side -radius: pixels whose centres lie inside, no
+  // antialiasing (crisp overlay text and bars).
+  vec2 a = abs(in_offset);
+  float coverage = in_radius < 0.0 ? (max(a.x, a.y) < -in_radius ? 1.0 : 0.0)
+                                   : clamp(in_radius + 0.5 - d, 0.0, 1.0);
   if (coverage <= 0.0) discard;
 
   // GPU load: a dependent chain of cheap ALU ops the compiler cannot fold (the count is a

@@ -17,7 +17,7 @@ layout(location = 2) flat out vec4 out_color;
 
 void main() {
   vec2 corner = vec2(float(gl_VertexIndex & 1), float(gl_VertexIndex >> 1)) * 2.0 - 1.0;
-  float half_size = in_circle.z + 1.0;  // one pixel of margin for the antialiased edge
+  float half_size = abs(in_circle.z) + 1.0;  // one pixel of margin for the antialiased edge (negative: a square)
   out_offset = corner * half_size;
   out_radius = in_circle.z;
   out_color = vec4(float((in_rgba >> 24) & 0xffu), float((in_rgba >> 16) & 0xffu),

@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "capture.hpp"
 #include "context.hpp"
@@ -39,6 +41,8 @@ struct FrameSlot {
   VkFence in_flight = VK_NULL_HANDLE;           ///< signalled when this slot's submit completes
   VkSemaphore image_available = VK_NULL_HANDLE;  ///< acquire -> submit (windowed only)
   Buffer instances;                              ///< host-visible Circle array
+  VkQueryPool timestamps = VK_NULL_HANDLE;       ///< 2 timestamps around the slot's command buffer
+  std::int64_t timed_frame = -1;                 ///< draw serial whose timestamps are unread; -1: none
 };
 
 /// Test-only fault injection (renderer/README.md): FP_FAULT=device_lost@N, surface_lost@N,
@@ -110,6 +114,13 @@ struct Renderer::Impl {
   std::uint64_t last_present_id = 0;
   std::uint64_t first_present_id_of_swapchain = 1;
 
+  // GPU timing: timestamp queries around each frame's command buffer (docs/log-format.md, ms_gpu).
+  bool gpu_timing = false;               ///< the queue has timestamps (timestampValidBits > 0)
+  double timestamp_period_ns = 0;        ///< VkPhysicalDeviceLimits::timestampPeriod
+  std::uint64_t timestamp_mask = 0;      ///< the valid bits of a timestamp
+  std::uint64_t frames_drawn = 0;        ///< draw() calls so far: the serial of the next frame
+  std::vector<GpuTime> gpu_times;        ///< read, not yet taken
+
   Fault fault;                  ///< FP_FAULT, read once at creation
   std::int64_t frames_begun = 0;  ///< begin_frame() calls that returned true
 
@@ -136,6 +147,9 @@ struct Renderer::Impl {
   std::uint64_t present();
   void wait_drawn();
   bool capture(const std::string& path);
+  /// Reads slot `s`'s timestamps into gpu_times when its fence has signalled (`signalled`:
+  /// the caller just waited on it); never waits.
+  void collect_gpu_time(FrameSlot& s, bool signalled);
 };
 
 Renderer::Impl::~Impl() {
@@ -153,6 +167,7 @@ Renderer::Impl::~Impl() {
   for (FrameSlot& s : slots) {
     if (s.in_flight) vkDestroyFence(device, s.in_flight, nullptr);
     if (s.image_available) vkDestroySemaphore(device, s.image_available, nullptr);
+    if (s.timestamps) vkDestroyQueryPool(device, s.timestamps, nullptr);
     destroy(device, s.instances);
   }
   if (pool) vkDestroyCommandPool(device, pool, nullptr);  // frees the command buffers
@@ -212,8 +227,29 @@ void Renderer::Impl::init(const RendererConfig& cfg, GLFWwindow* win) {
   pool_info.queueFamilyIndex = ctx.queue_family;
   check(vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool");
 
+  // GPU timing where the queue family writes timestamps; otherwise ms_gpu stays NA.
+  {
+    std::uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical, &count, families.data());
+    const std::uint32_t bits = ctx.queue_family < count ? families[ctx.queue_family].timestampValidBits : 0;
+    timestamp_period_ns = static_cast<double>(ctx.properties.limits.timestampPeriod);
+    gpu_timing = bits > 0 && timestamp_period_ns > 0;
+    timestamp_mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+    spdlog::info("renderer: GPU timing {} (timestampValidBits {}, timestampPeriod {} ns)",
+                 gpu_timing ? "on" : "off: the queue family has no timestamps", bits, timestamp_period_ns);
+  }
+
   slots.resize(config.frames_in_flight);
   for (FrameSlot& s : slots) {
+    if (gpu_timing) {
+      VkQueryPoolCreateInfo query_info{};
+      query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+      query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      query_info.queryCount = 2;
+      check(vkCreateQueryPool(device, &query_info, nullptr, &s.timestamps), "vkCreateQueryPool");
+    }
     VkCommandBufferAllocateInfo alloc{};
     alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
     alloc.commandPool = pool;
@@ -316,6 +352,7 @@ bool Renderer::Impl::begin_frame() {
   check(fault.hits(Fault::device_lost, frames_begun) ? VK_ERROR_DEVICE_LOST
                                                      : vkWaitForFences(ctx.device, 1, &s.in_flight, VK_TRUE, UINT64_MAX),
         "vkWaitForFences");
+  collect_gpu_time(s, true);  // before draw() resets its queries
 
   if (!window) {
     status.kind = FrameStatus::ok;
@@ -390,8 +427,15 @@ void Renderer::Impl::draw(std::span<const Circle> circles, std::uint32_t clear_r
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(vkBeginCommandBuffer(s.cmd, &begin), "vkBeginCommandBuffer");
+  // The frame's GPU time: from the top of the pipe before its work to the bottom after it.
+  // begin_frame() read the slot's previous results after its fence wait, so they may be reset.
+  if (s.timestamps) {
+    vkCmdResetQueryPool(s.cmd, s.timestamps, 0, 2);
+    vkCmdWriteTimestamp(s.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s.timestamps, 0);
+  }
   record_sprites(s.cmd, pipeline,
                  {render_pass, framebuffers[image], extent, s.instances.buffer, count, clear_rgba, config.gpu_load});
+  if (s.timestamps) vkCmdWriteTimestamp(s.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s.timestamps, 1);
   check(vkEndCommandBuffer(s.cmd), "vkEndCommandBuffer");
 
   const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
@@ -410,6 +454,8 @@ void Renderer::Impl::draw(std::span<const Circle> circles, std::uint32_t clear_r
   // not leave begin_frame() waiting forever on an unsignalled fence.
   check(vkResetFences(ctx.device, 1, &s.in_flight), "vkResetFences");
   check(vkQueueSubmit(ctx.queue, 1, &submit, s.in_flight), "vkQueueSubmit");
+  s.timed_frame = s.timestamps ? static_cast<std::int64_t>(frames_drawn) : -1;
+  ++frames_drawn;
 
   last = {true, slot, image, count, clear_rgba, config.gpu_load, extent};
   phase = Phase::submitted;
@@ -419,6 +465,27 @@ void Renderer::Impl::wait_drawn() {
   if (phase != Phase::submitted) throw Error{"wait_drawn: draw() was not called for this frame"};
   FrameSlot& s = slots[slot];
   check(vkWaitForFences(ctx.device, 1, &s.in_flight, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  collect_gpu_time(s, true);
+}
+
+void Renderer::Impl::collect_gpu_time(FrameSlot& s, bool signalled) {
+  if (s.timed_frame < 0) return;
+  if (!signalled) {
+    const VkResult status_now = vkGetFenceStatus(ctx.device, s.in_flight);
+    if (status_now == VK_NOT_READY) return;  // still on the GPU: read it later
+    check(status_now, "vkGetFenceStatus");
+  }
+  std::uint64_t stamps[2] = {0, 0};
+  // The fence has signalled, so both timestamps are available: no WAIT flag, never a stall.
+  const VkResult r = vkGetQueryPoolResults(ctx.device, s.timestamps, 0, 2, sizeof stamps, stamps,
+                                           sizeof(std::uint64_t), VK_QUERY_RESULT_64_BIT);
+  const auto frame = static_cast<std::uint64_t>(s.timed_frame);
+  s.timed_frame = -1;
+  if (r == VK_NOT_READY) return;  // not expected after the fence; the frame goes without a GPU time
+  check(r, "vkGetQueryPoolResults");
+  const std::uint64_t ticks = (stamps[1] - stamps[0]) & timestamp_mask;
+  const double ns = static_cast<double>(ticks) * timestamp_period_ns;
+  gpu_times.push_back({frame, std::chrono::nanoseconds{static_cast<std::int64_t>(std::llround(ns))}});
 }
 
 std::uint64_t Renderer::Impl::present() {
@@ -547,6 +614,17 @@ bool Renderer::wait_for_present(std::uint64_t present_id, std::chrono::nanosecon
   }
   check(r, "vkWaitForPresentKHR");
   return true;
+}
+
+bool Renderer::has_gpu_timing() const { return impl_->gpu_timing; }
+std::uint64_t Renderer::frames_drawn() const { return impl_->frames_drawn; }
+
+std::vector<GpuTime> Renderer::take_gpu_times() {
+  Impl& m = *impl_;
+  for (FrameSlot& s : m.slots) m.collect_gpu_time(s, false);
+  std::sort(m.gpu_times.begin(), m.gpu_times.end(),
+            [](const GpuTime& a, const GpuTime& b) { return a.frame < b.frame; });
+  return std::exchange(m.gpu_times, {});
 }
 
 void Renderer::set_gpu_load(std::uint32_t iterations) { impl_->config.gpu_load = iterations; }

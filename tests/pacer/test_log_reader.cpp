@@ -48,6 +48,35 @@ TEST(LogReader, RoundTripIsExact) {
   EXPECT_EQ(log.records[5].events, records[5].events);
 }
 
+TEST(LogReader, GpuTimeRoundTripsAndNaIsUnknown) {
+  AdaptivePolicy p{AdaptiveConfig{}, FixedStepConfig{}};
+  auto records = simulate(p, SimCosts::fixed(3_ms, 1_ms), 6).records;
+  for (const auto& r : records) EXPECT_FALSE(r.gpu.has_value()) << "the simulator measures no GPU time";
+  records[2].gpu = Nanos{1'234'567};
+  const std::string text = write(records);
+  EXPECT_NE(text.find(",1.234567\n"), std::string::npos) << "ms_gpu is the last column";
+  std::istringstream in{text};
+  const NativeLog log = read_native_log(in, "run.csv");
+  ASSERT_EQ(log.records.size(), records.size());
+  EXPECT_EQ(log.records[2].gpu, Nanos{1'234'567});
+  EXPECT_FALSE(log.records[1].gpu.has_value());
+  EXPECT_EQ(write(log.records), text);
+}
+
+TEST(LogReader, OlderLogsWithoutMsGpuStillRead) {
+  const std::string header =
+      "frame,policy,timing_source,cpu_start_ms,planned_start_ms,interval_ms,ms_render,sim_steps,ms_update,"
+      "ms_pacer_wait,present_ms,display_ms,sim_prev_ms,sim_curr_ms,interp_alpha,animation_time_ms,interval_event,"
+      "dropped_ms,load_ms,present_planned_ms,present_issued_ms\n";
+  std::istringstream in{header + "0,adaptive,cpu,0,0,16,3,4,4,9,3,NA,0,0,1,0,none,0,NA,NA,3\n"};
+  const NativeLog log = read_native_log(in, "old.csv");
+  ASSERT_EQ(log.records.size(), 1u);
+  EXPECT_FALSE(log.records[0].gpu.has_value());
+  const std::string with_gpu = header.substr(0, header.size() - 1) + ",ms_gpu\n";
+  EXPECT_EQ(error_of(with_gpu + "0,adaptive,cpu,0,0,16,3,4,4,9,3,NA,0,0,1,0,none,0,NA,NA,3,-1\n"),
+            "run.csv:2: column ms_gpu: '-1' is negative");
+}
+
 TEST(LogReader, MalformedLogsNameLineAndColumn) {
   const std::string header =
       "frame,policy,timing_source,cpu_start_ms,planned_start_ms,interval_ms,ms_render,sim_steps,ms_update,"

@@ -23,7 +23,7 @@ TEST(NativeLog, HeaderHasTheDesignColumnsInOrderThenLoad) {
   EXPECT_EQ(out.str(),
             "frame,policy,timing_source,cpu_start_ms,planned_start_ms,interval_ms,ms_render,sim_steps,ms_update,"
             "ms_pacer_wait,present_ms,display_ms,sim_prev_ms,sim_curr_ms,interp_alpha,animation_time_ms,"
-            "interval_event,dropped_ms,load_ms,present_planned_ms,present_issued_ms\n");
+            "interval_event,dropped_ms,load_ms,present_planned_ms,present_issued_ms,ms_gpu\n");
 }
 
 TEST(NativeLog, RowsOfTheWorkedTimeline) {
@@ -39,10 +39,10 @@ TEST(NativeLog, RowsOfTheWorkedTimeline) {
   std::getline(lines, row1);
   EXPECT_EQ(row0,
             "0,adaptive,virtual,0.000000,0.000000,16.000000,3.000000,4,4.000000,9.000000,3.000000,NA,"
-            "0.000000,0.000000,1.000000,0.000000,none,0.000000,3.000000,NA,3.000000");
+            "0.000000,0.000000,1.000000,0.000000,none,0.000000,3.000000,NA,3.000000,NA");
   EXPECT_EQ(row1,
             "1,adaptive,virtual,16.000000,16.000000,16.000000,3.000000,0,0.000000,0.000000,19.000000,NA,"
-            "15.000000,20.000000,0.200000,16.000000,none,0.000000,3.000000,NA,19.000000");
+            "15.000000,20.000000,0.200000,16.000000,none,0.000000,3.000000,NA,19.000000,NA");
 }
 
 TEST(NativeLog, MillisecondsKeepNanosecondDigits) {
@@ -155,6 +155,6 @@ TEST(RecordFile, AFileSizeLimitCutsBackToTheLastWholeRow) {
   // Every row has all the fields.
   std::istringstream lines{text};
   std::size_t rows = 0;
-  for (std::string line; std::getline(lines, line); ++rows) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 20) << line;
+  for (std::string line; std::getline(lines, line); ++rows) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 21) << line;
   EXPECT_GT(rows, 10u);
 }

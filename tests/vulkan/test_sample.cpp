@@ -122,7 +122,87 @@ void expect_ball_where_the_log_says(const std::string& extra) {
   EXPECT_GT(std::abs(alpha - 1.0), 1e-9) << "pick a frame that really blends";
 }
 
+/// Every frame's ms_gpu (the last column) is a finite time above 0: lavapipe's queue has
+/// timestamps, so each rendered frame is timed. The last frame may be NA: the run ends
+/// without waiting for its GPU work (docs/log-format.md).
+void expect_gpu_times(const std::string& extra) {
+  const RunResult r = run("--frames 60 --quiet --log gpu.csv " + extra);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("GPU timing on"), std::string::npos) << r.output;
+  const auto rows = read_csv("gpu.csv");
+  ASSERT_EQ(rows.size(), 61u);
+  ASSERT_EQ(rows[0].back(), "ms_gpu") << "the last column";
+  const std::size_t gpu = column(rows[0], "ms_gpu");
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), rows[0].size());
+    if (i + 1 == rows.size() && rows[i][gpu] == "NA") continue;
+    ASSERT_NE(rows[i][gpu], "NA") << "frame " << rows[i][0];
+    const double ms = std::stod(rows[i][gpu]);
+    EXPECT_TRUE(std::isfinite(ms)) << rows[i][gpu];
+    EXPECT_GT(ms, 0.0) << "frame " << rows[i][0];
+    EXPECT_LT(ms, 10'000.0) << "frame " << rows[i][0];
+  }
+}
+
+/// The overlay's panel: pixels inside it change when --overlay is on (text, graph, panel),
+/// and white text pixels appear where the frame without it has none.
+void expect_overlay_drawn(const std::string& extra) {
+  const std::string common = "--pixel-test --frames 30 --capture-frame 20 --quiet " + extra;
+  const RunResult off = run(common + " --capture ov_off.ppm");
+  ASSERT_EQ(off.exit_code, 0) << off.output;
+  const RunResult on = run(common + " --overlay --capture ov_on.ppm");
+  ASSERT_EQ(on.exit_code, 0) << on.output;
+  if (extra.find("--validation") != std::string::npos) {
+    EXPECT_NE(on.output.find("validation: 0 messages, 0 errors"), std::string::npos) << on.output;
+  }
+  const Image a = read_ppm("ov_off.ppm"), b = read_ppm("ov_on.ppm");
+  ASSERT_GT(a.width, 0);
+  ASSERT_EQ(a.width, b.width);
+  ASSERT_EQ(a.height, b.height);
+  // engine::Overlay's panel: (8, 8), 400 x 176.
+  int differ = 0, white_on = 0, white_off = 0, total = 0;
+  for (int y = 8; y < 184; ++y)
+    for (int x = 8; x < 408; ++x) {
+      const std::size_t i = static_cast<std::size_t>((y * a.width + x) * 3);
+      ++total;
+      if (a.rgb[i] != b.rgb[i] || a.rgb[i + 1] != b.rgb[i + 1] || a.rgb[i + 2] != b.rgb[i + 2]) ++differ;
+      if (b.rgb[i] > 200 && b.rgb[i + 1] > 200 && b.rgb[i + 2] > 200) ++white_on;
+      if (a.rgb[i] > 200 && a.rgb[i + 1] > 200 && a.rgb[i + 2] > 200) ++white_off;
+    }
+  EXPECT_GT(differ, total / 4) << "the panel darkens the background, text and graph are drawn on it";
+  EXPECT_GT(white_on, 1000) << "the text";
+  EXPECT_EQ(white_off, 0);
+  // Far from the panel (the bottom rows, away from the test ball) nothing changes.
+  for (int y = a.height - 40; y < a.height; ++y)
+    for (int x = 0; x < a.width; ++x) {
+      const std::size_t i = static_cast<std::size_t>((y * a.width + x) * 3);
+      ASSERT_EQ(a.rgb[i], b.rgb[i]) << x << "," << y;
+    }
+}
+
 }  // namespace
+
+TEST(VulkanGpuTime, EveryFrameIsTimedHeadless) { expect_gpu_times("--headless"); }
+TEST(VulkanGpuTime, EveryFrameIsTimedWindowedWithValidation) { expect_gpu_times("--present-mode fifo --validation"); }
+TEST(VulkanOverlay, DrawnHeadless) { expect_overlay_drawn("--headless"); }
+TEST(VulkanOverlay, DrawnWindowedWithValidation) { expect_overlay_drawn("--present-mode fifo --validation"); }
+
+TEST(VulkanOverlay, F3AndOToggleIt) {
+  // Key presses sent to the sample's window (xdotool, scripts/deps.sh): F3 on, O off, F3 on.
+  if (run_command("command -v xdotool >/dev/null 2>&1").exit_code != 0) GTEST_SKIP() << "no xdotool";
+  const std::string script =
+      std::string{FP_SAMPLE} + " --duration 6 --quiet --size 640x360 > toggle.out 2>&1 & pid=$!; "
+      "w=$(xdotool search --sync --name bouncing_balls | head -1); sleep 1; "
+      "xdotool key --window \"$w\" F3; sleep 1; xdotool key --window \"$w\" o; sleep 0.5; "
+      "xdotool key --window \"$w\" F3; wait $pid; echo \"exit $?\"; cat toggle.out";
+  const RunResult r = run_command("timeout 60 sh -c '" + script + "' 2>&1");
+  EXPECT_NE(r.output.find("exit 0"), std::string::npos) << r.output;
+  const auto on1 = r.output.find("overlay on");
+  ASSERT_NE(on1, std::string::npos) << r.output;
+  const auto off = r.output.find("overlay off", on1);
+  ASSERT_NE(off, std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("overlay on", off), std::string::npos) << r.output;
+}
 
 TEST(VulkanSample, ImmediateWithValidation) { expect_clean_run("immediate"); }
 TEST(VulkanSample, FifoWithValidation) { expect_clean_run("fifo"); }
@@ -159,12 +239,13 @@ TEST(LoadSweep, WritesTheNativeLogTheTraceAndTheSidecar) {
   EXPECT_EQ(WEXITSTATUS(status), 0);
   const auto rows = read_csv("sweep.csv");
   ASSERT_EQ(rows.size(), 61u) << "a header and 60 frames";
-  ASSERT_EQ(rows[0].size(), 21u);
+  ASSERT_EQ(rows[0].size(), 22u);
   EXPECT_EQ(rows[0][0], "frame");
   EXPECT_EQ(rows[0][17], "dropped_ms");
   EXPECT_EQ(rows[0][18], "load_ms");
   EXPECT_EQ(rows[0][19], "present_planned_ms");
   EXPECT_EQ(rows[0][20], "present_issued_ms");
+  EXPECT_EQ(rows[0][21], "ms_gpu");
   EXPECT_EQ(rows[5][18], "1.000000") << "the sweep starts with 1 ms renders";
   std::ifstream trace{"sweep.json"};
   const std::string json{std::istreambuf_iterator<char>{trace}, {}};

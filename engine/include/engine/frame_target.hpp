@@ -38,6 +38,10 @@ class FrameTarget {
   }
   /// Hands over (frame, display time) pairs learnt since the last call.
   virtual void drain_displayed(const std::function<void(std::int64_t, pacer::Nanos)>& /*sink*/) {}
+  /// true when the target measures the GPU time of frames (timestamp queries).
+  virtual bool reports_gpu() const { return false; }
+  /// Hands over (frame, GPU time) pairs of frames the GPU finished since the last call.
+  virtual void drain_gpu(const std::function<void(std::int64_t, pacer::Nanos)>& /*sink*/) {}
 };
 
 /// Draws nothing; optionally lets a test charge time for each draw.

@@ -36,6 +36,7 @@ struct Options {
   std::int64_t capture_frame = -1;  ///< --capture-frame N (default: the last frame)
   bool no_interpolation = false;    ///< --no-interpolation (Space toggles at run time)
   bool quiet = false;               ///< --quiet: no status line each second
+  bool overlay = false;             ///< --overlay: the on-screen pacing overlay from the start (F3 / O toggle it)
   std::string waiter = "precise";   ///< --waiter precise|sleep
   double refresh_hz = -1;           ///< --refresh-hz HZ: the display's rate for whole-period intervals (0: none; default: the monitor's with fifo)
   std::int64_t resize_at = -1;      ///< --resize-at N: halve the window at frame N, restore at 2N (tests)

@@ -7,7 +7,9 @@
 // (vkWaitForPresentKHR with a zero timeout, in order) and stamps the ones that have
 // been shown, so display_ms is an upper bound, late by at most the polling gap
 // (timing_source present_wait). Polling on the loop's thread keeps the swapchain,
-// which recreation replaces, out of reach of any other thread.
+// which recreation replaces, out of reach of any other thread. Where the queue has
+// timestamps, the GPU time of each frame is handed over the same way (ms_gpu), once the
+// renderer has read it after the frame's fence signalled.
 //
 //   engine::VulkanTarget target{renderer, window, clock};
 //   engine::Loop loop{clock, waiter, target, scene};
@@ -42,7 +44,13 @@ class VulkanTarget final : public FrameTarget {
   pacer::PresentResult present(std::int64_t frame) override;
   bool reports_display() const override { return watching_; }
   void drain_displayed(const std::function<void(std::int64_t, pacer::Nanos)>& sink) override;
+  bool reports_gpu() const override;
+  void drain_gpu(const std::function<void(std::int64_t, pacer::Nanos)>& sink) override;
   void notify_resized();
+
+  /// Drawn on top of every frame's draw list while non-null (engine/overlay.hpp); the
+  /// pointee must live while it is set.
+  const std::vector<Circle>* overlay = nullptr;
 
  private:
   renderer::Renderer& gpu_;
@@ -52,6 +60,7 @@ class VulkanTarget final : public FrameTarget {
 
   bool watching_ = false;
   std::deque<std::pair<std::int64_t, std::uint64_t>> to_watch_;  ///< (frame, present id), oldest first
+  std::deque<std::pair<std::uint64_t, std::int64_t>> drawn_;     ///< (renderer draw serial, frame), oldest first
 };
 
 }  // namespace engine

@@ -31,6 +31,7 @@ void FrameDriver::deliver_displays() {
       unseen_.push_back({frame, shown});
     });
   }
+  deliver_gpu();
   // The pacer learns when its frames appeared once the loop's time has reached it (a
   // virtual display knows its times in advance), in order.
   const Nanos now = host_.now();
@@ -41,6 +42,23 @@ void FrameDriver::deliver_displays() {
   }
 }
 
+void FrameDriver::deliver_gpu() {
+  // GPU times the host's timestamp queries learnt: into their records, and to the pacer.
+  if (!host_.reports_gpu()) return;
+  host_.poll_gpu([this](std::int64_t frame, Nanos gpu) {
+    bool found = false;
+    for (auto& r : pending_)
+      if (r.frame == frame) {
+        r.gpu = gpu;
+        found = true;
+      }
+    // The frame in progress (its fence was waited on before its present): taken later.
+    if (!found && frame > taken_) early_gpu_.push_back({frame, gpu});
+    while (early_gpu_.size() > display_patience) early_gpu_.pop_front();
+    if (pacer_ && frame >= first_) pacer_->observe_gpu(frame - first_, gpu);
+  });
+}
+
 void FrameDriver::take_record() {
   if (auto r = pacer_->take_record()) {
     r->frame += first_;
@@ -49,6 +67,12 @@ void FrameDriver::take_record() {
       if (it->frame == r->frame) {
         r->display = it->at;
         early_.erase(it);
+        break;
+      }
+    for (auto it = early_gpu_.begin(); it != early_gpu_.end(); ++it)
+      if (it->frame == r->frame) {
+        r->gpu = it->at;
+        early_gpu_.erase(it);
         break;
       }
     // Taken before the next render: the host's load is still this frame's.
@@ -64,7 +88,7 @@ void FrameDriver::release_records(bool all) {
       // Not before a later present (a mailbox may still replace it), and not before its
       // display time unless the host reports none or it is overdue.
       const std::int64_t later = presented_ - r.frame;
-      const bool known = r.display.has_value() || !host_.reports_display();
+      const bool known = (r.display.has_value() || !host_.reports_display()) && (r.gpu.has_value() || !host_.reports_gpu());
       if (later < 1 || (!known && later < static_cast<std::int64_t>(display_patience))) break;
     }
     if (sink_) sink_(r);
@@ -133,6 +157,7 @@ void FrameDriver::finish() {
   if (!pacer_) return;
   pacer_->finish(host_.now());
   take_record();
+  deliver_gpu();  // the last frames' GPU times, where already read (it never waits)
   release_records(true);
 }
 

@@ -75,6 +75,7 @@ NativeLogReader::NativeLogReader(std::istream& in, std::string_view source) : in
   load_col_ = optional_col("load_ms");
   planned_col_ = optional_col("present_planned_ms");
   issued_col_ = optional_col("present_issued_ms");
+  gpu_col_ = optional_col("ms_gpu");
 }
 
 bool NativeLogReader::next(FrameRecord& out) {
@@ -168,6 +169,9 @@ bool NativeLogReader::next(FrameRecord& out) {
   r.present_issued = issued_col_ != header.size() && cells[issued_col_] != "NA"
                          ? from_ms(parse_time(cells[issued_col_], "present_issued_ms", where, false))
                          : r.present;
+  // Older logs have no GPU time: unknown, as NA says.
+  if (gpu_col_ != header.size() && cells[gpu_col_] != "NA")
+    r.gpu = from_ms(parse_time(cells[gpu_col_], "ms_gpu", where, true));
   out = r;
   return true;
 }

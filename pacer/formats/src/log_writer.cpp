@@ -41,7 +41,7 @@ NativeLogWriter::NativeLogWriter(std::ostream& out) : out_{out} {
     first = false;
   }
   // Appended after the native columns (docs/log-format.md: appended, never reordered).
-  out_ << ",load_ms,present_planned_ms,present_issued_ms\n";
+  out_ << ",load_ms,present_planned_ms,present_issued_ms,ms_gpu\n";
 }
 
 std::string format_native_row(const FrameRecord& r) {
@@ -65,6 +65,7 @@ std::string format_native_row(const FrameRecord& r) {
   (row += ',') += r.load_ms ? format_fixed(*r.load_ms, 6) : std::string{"NA"};
   (row += ',') += r.present_planned ? format_ms(*r.present_planned) : std::string{"NA"};
   (row += ',') += format_ms(r.present_issued);
+  (row += ',') += r.gpu ? format_ms(*r.gpu) : std::string{"NA"};
   row += '\n';
   return row;
 }

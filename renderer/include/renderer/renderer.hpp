@@ -33,6 +33,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -49,12 +50,20 @@ std::string_view to_string(PresentMode mode);
 /// One circle. x, y and radius are in framebuffer pixels, origin at the top-left corner;
 /// rgba is 0xRRGGBBAA (alpha blends over what is below; 0xff is opaque). The edge is
 /// antialiased over about one pixel; the pixel at the centre has exactly the given colour
-/// when alpha is 0xff.
+/// when alpha is 0xff. A negative radius draws a square instead: every pixel whose centre
+/// is less than -radius from (x, y) along both axes, no antialiasing (overlays, text).
 struct Circle {
   float x = 0;
   float y = 0;
   float radius = 0;
   std::uint32_t rgba = 0xffffffffu;
+};
+
+/// The GPU time of one frame's work: timestamp queries at the top of the pipe before its
+/// command buffer's work and at the bottom after it, times timestampPeriod.
+struct GpuTime {
+  std::uint64_t frame = 0;                ///< the draw serial: 0 for the first draw() (frames_drawn() - 1 after it)
+  std::chrono::nanoseconds duration{0};
 };
 
 /// Options for Renderer::create. The defaults give a windowed fifo renderer.
@@ -140,6 +149,17 @@ class Renderer {
   /// presented on a swapchain that has since been replaced (it can no longer be waited on),
   /// or when the swapchain is out of date.
   bool wait_for_present(std::uint64_t present_id, std::chrono::nanoseconds timeout);
+
+  /// GPU timing: true when the queue family writes timestamps (timestampValidBits > 0 and
+  /// timestampPeriod > 0); each draw() then brackets its work with two timestamp queries
+  /// (a query pool per frame in flight).
+  bool has_gpu_timing() const;
+  /// draw() calls so far; the frame draw() just submitted has serial frames_drawn() - 1.
+  std::uint64_t frames_drawn() const;
+  /// GPU times of the frames finished since the last call, oldest first. Never waits: a
+  /// frame's time is read once its fence has signalled (begin_frame() and wait_drawn()
+  /// already waited on it, otherwise vkGetFenceStatus says so). Empty without GPU timing.
+  std::vector<GpuTime> take_gpu_times();
 
   /// RendererConfig::gpu_load, from the next draw() on.
   void set_gpu_load(std::uint32_t iterations);

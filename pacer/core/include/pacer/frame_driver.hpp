@@ -9,8 +9,9 @@
 //   -> hold the present until plan.present_at (a wait, never work) -> present
 //   -> set_presentation(issued, returned, display) -> [next: update | wait]* -> render
 //
-// Records come out through the sink in frame order, each once the display time is known
-// (or the host reports none, or `display_patience` later frames have been presented),
+// Records come out through the sink in frame order, each once the display time and the
+// GPU time are known (or the host reports none, or `display_patience` later frames have
+// been presented),
 // and never before the next frame's present (a mailbox may still replace it).
 //
 //   struct MyHost final : pacer::FrameHost { ... };         // clock, acquire, render, present, update, wait
@@ -68,6 +69,10 @@ class FrameHost {
   virtual bool reports_display() const { return false; }
   /// Hands over (loop frame index, display time) pairs learnt since the last call.
   virtual void poll_displays(const std::function<void(std::int64_t, Nanos)>& /*sink*/) {}
+  /// true when GPU times of frames arrive later through poll_gpu() (timestamp queries).
+  virtual bool reports_gpu() const { return false; }
+  /// Hands over (loop frame index, GPU time) pairs learnt since the last call.
+  virtual void poll_gpu(const std::function<void(std::int64_t, Nanos)>& /*sink*/) {}
   /// The workload's render cost of the frame just rendered (load_ms), if known.
   virtual std::optional<double> load_ms() const { return std::nullopt; }
 };
@@ -103,6 +108,7 @@ class FrameDriver {
 
  private:
   void deliver_displays();
+  void deliver_gpu();
   void take_record();
   void release_records(bool all);
 
@@ -119,6 +125,7 @@ class FrameDriver {
     Nanos at;
   };
   std::deque<Shown> early_;       ///< display times of frames whose record is not taken yet
+  std::deque<Shown> early_gpu_;   ///< GPU times (in `at`) of frames whose record is not taken yet
   std::int64_t taken_ = -1;       ///< the loop's index of the latest record taken
   std::deque<Shown> unseen_;      ///< display times the pacer has not been told (virtual displays: until now reaches them)
 };

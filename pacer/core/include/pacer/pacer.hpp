@@ -119,6 +119,10 @@ struct FrameRecord {
   std::optional<Nanos> present_planned;
   /// When the present call was made, after any hold: the `present_issued_ms` column.
   Nanos present_issued{0};
+  /// GPU time of the frame's work (the loop's timestamp queries around its command buffer):
+  /// the `ms_gpu` column; nullopt (NA) where the loop measures none (the simulator, a null
+  /// target, a device without timestamps) or the result was not available.
+  std::optional<Nanos> gpu;
 };
 
 /// Exact bookkeeping of simulation time: simulated + pending + dropped == elapsed.
@@ -172,6 +176,11 @@ class Pacer {
   /// order, once the time is known (it may lag by a frame or two). Policies that plan
   /// presents use it to find the vblank grid and count missed displays; others ignore it.
   void observe_display(std::int64_t frame, Nanos display) { on_observe_display(frame, display); }
+  /// Feedback from the GPU: the work of frame `frame` took `gpu` on the GPU (timestamp
+  /// queries), learnt once its fence signalled (a frame or two later), in order. The
+  /// default ignores it; a policy may fold max(CPU render, GPU time) into its render
+  /// estimate (docs/pacing.md, GPU time).
+  void observe_gpu(std::int64_t frame, Nanos gpu) { on_observe_gpu(frame, gpu); }
   /// The record of the frame closed by the latest begin_frame() or finish(), once.
   std::optional<FrameRecord> take_record();
   /// Ends the run at `now`: closes the open frame; take_record() then returns it.
@@ -205,6 +214,7 @@ class Pacer {
   virtual void on_end_update(Nanos now) = 0;
   virtual void on_observe_display(std::int64_t /*frame*/, Nanos /*display*/) {}
   virtual void on_observe_wake(Nanos /*deadline*/, Nanos /*woke*/) {}
+  virtual void on_observe_gpu(std::int64_t /*frame*/, Nanos /*gpu*/) {}
   /// The present call of the current frame took `call` (CPU work after the render).
   virtual void on_present_call(Nanos /*call*/) {}
   /// The interval the frame in progress is planned with, for its record (interval_ms):

@@ -80,7 +80,7 @@ class NativeLogReader {
   std::string src_;
   std::vector<std::string> header_;
   std::array<std::size_t, 18> col_{};
-  std::size_t load_col_ = 0, planned_col_ = 0, issued_col_ = 0;
+  std::size_t load_col_ = 0, planned_col_ = 0, issued_col_ = 0, gpu_col_ = 0;
   std::optional<double> last_start_;
   std::optional<std::int64_t> last_frame_;
   std::size_t number_ = 1;

@@ -21,10 +21,11 @@
 
 namespace pacer {
 
-/// The native columns, in order (docs/log-format.md). The writer adds three more after
+/// The native columns, in order (docs/log-format.md). The writer adds four more after
 /// them: `load_ms` (the workload's render cost where known, else NA), `present_planned_ms`
-/// (when the policy planned the present, NA for none) and `present_issued_ms` (when the
-/// present call was made, after any hold).
+/// (when the policy planned the present, NA for none), `present_issued_ms` (when the
+/// present call was made, after any hold) and `ms_gpu` (the frame's GPU time from
+/// timestamp queries, NA where not measured: the simulator, a null target).
 std::span<const std::string_view> native_columns();
 
 /// Milliseconds with six decimals (nanosecond resolution): 16 ms -> "16.000000".
