@@ -87,11 +87,18 @@ void expect_clean_run(const std::string& mode) {
   EXPECT_EQ(read_csv(log).size(), 301u) << "a header and one row per frame";
 }
 
+/// A file name of this test's own (ctest -j runs the tests of one folder side by side).
+std::string own_file(const std::string& stem, const std::string& ext) {
+  return stem + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + ext;
+}
+
 /// The ball's centre in the captured frame versus where the log says the pacer put it.
 void expect_ball_where_the_log_says(const std::string& extra) {
-  const RunResult r = run("--pixel-test --frames 30 --capture-frame 20 --capture px.ppm --log px.csv --policy adaptive " + extra);
+  const std::string ppm = own_file("px", ".ppm"), csv = own_file("px", ".csv");
+  const RunResult r = run("--pixel-test --frames 30 --capture-frame 20 --capture " + ppm + " --log " + csv +
+                          " --policy adaptive " + extra);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto rows = read_csv("px.csv");
+  const auto rows = read_csv(csv);
   ASSERT_EQ(rows.size(), 31u);
   const auto& h = rows[0];
   const auto& row = rows[21];  // frame 20
@@ -104,8 +111,8 @@ void expect_ball_where_the_log_says(const std::string& extra) {
   const double shown_ms = (prev - sim0) + alpha * (curr - prev);
   const double expect_x = 40.0 + 400.0 * shown_ms / 1000.0;
 
-  const Image img = read_ppm("px.ppm");
-  ASSERT_GT(img.width, 0) << "px.ppm is not a P6 image";
+  const Image img = read_ppm(ppm);
+  ASSERT_GT(img.width, 0) << ppm << " is not a P6 image";
   double sx = 0, sy = 0, n = 0;
   for (int y = 0; y < img.height; ++y)
     for (int x = 0; x < img.width; ++x) {
@@ -126,10 +133,11 @@ void expect_ball_where_the_log_says(const std::string& extra) {
 /// timestamps, so each rendered frame is timed. The last frame may be NA: the run ends
 /// without waiting for its GPU work (docs/log-format.md).
 void expect_gpu_times(const std::string& extra) {
-  const RunResult r = run("--frames 60 --quiet --log gpu.csv " + extra);
+  const std::string csv = own_file("gpu", ".csv");
+  const RunResult r = run("--frames 60 --quiet --log " + csv + " " + extra);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("GPU timing on"), std::string::npos) << r.output;
-  const auto rows = read_csv("gpu.csv");
+  const auto rows = read_csv(csv);
   ASSERT_EQ(rows.size(), 61u);
   ASSERT_EQ(rows[0].back(), "ms_gpu") << "the last column";
   const std::size_t gpu = column(rows[0], "ms_gpu");
@@ -148,14 +156,15 @@ void expect_gpu_times(const std::string& extra) {
 /// and white text pixels appear where the frame without it has none.
 void expect_overlay_drawn(const std::string& extra) {
   const std::string common = "--pixel-test --frames 30 --capture-frame 20 --quiet " + extra;
-  const RunResult off = run(common + " --capture ov_off.ppm");
+  const std::string off_ppm = own_file("ov_off", ".ppm"), on_ppm = own_file("ov_on", ".ppm");
+  const RunResult off = run(common + " --capture " + off_ppm);
   ASSERT_EQ(off.exit_code, 0) << off.output;
-  const RunResult on = run(common + " --overlay --capture ov_on.ppm");
+  const RunResult on = run(common + " --overlay --capture " + on_ppm);
   ASSERT_EQ(on.exit_code, 0) << on.output;
   if (extra.find("--validation") != std::string::npos) {
     EXPECT_NE(on.output.find("validation: 0 messages, 0 errors"), std::string::npos) << on.output;
   }
-  const Image a = read_ppm("ov_off.ppm"), b = read_ppm("ov_on.ppm");
+  const Image a = read_ppm(off_ppm), b = read_ppm(on_ppm);
   ASSERT_GT(a.width, 0);
   ASSERT_EQ(a.width, b.width);
   ASSERT_EQ(a.height, b.height);

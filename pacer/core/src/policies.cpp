@@ -29,7 +29,8 @@ void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display) {
   // frames beyond its rate tear without showing more; cap there (give the real rate with
   // immediate:HZ). Classic loops are capped at 60 Hz there too (accumulator-capped).
   if (display.mode == PresentMode::immediate && display.period <= Nanos::zero())
-    cfg.adaptive.min_interval = std::max(cfg.adaptive.min_interval, kAssumedRefreshPeriod);
+    cfg.adaptive.min_interval =
+        std::min(std::max(cfg.adaptive.min_interval, kAssumedRefreshPeriod), cfg.adaptive.max_interval);
 
   // The peers pace on a refresh: the display's grid (fifo, mailbox, immediate:HZ), a VRR
   // panel's fastest refresh, else (none, immediate) 60 Hz.
