@@ -265,3 +265,36 @@ TEST(StateMachine, TheLiteralPolicyIsTheSeedLoop) {
     EXPECT_EQ(ra.records[i].interval, rl.records[i].interval) << i;
   }
 }
+
+TEST(StateMachine, AGpuBoundFrameIsEstimatedByItsGpuTime) {
+  // The CPU records a 3 ms render, the GPU reports 14 ms for each frame (a frame late, as
+  // timestamp queries do): the render estimate follows the GPU, so frames start early
+  // enough for it; without GPU reports it follows the CPU.
+  auto drive = [](bool report_gpu) {
+    AdaptiveConfig cfg;
+    cfg.refresh_period = period;
+    cfg.initial_interval = 20_ms;
+    AdaptivePolicy p{cfg, step_5()};
+    Nanos now{0};
+    for (std::int64_t f = 0; f < 60; ++f) {
+      const FramePlan plan = p.begin_frame(now);
+      (void)p.take_record();
+      now += 3_ms;
+      p.end_render(now);
+      if (plan.present_at > now) now = plan.present_at;
+      p.set_presentation(now, now, TimingSource::virtual_time);
+      if (report_gpu && f > 0) p.observe_gpu(f - 1, 14_ms);
+      for (Action a = p.next(now); a.kind != ActionKind::render; a = p.next(now)) {
+        if (a.kind == ActionKind::update) {
+          now += 500_us;
+          p.end_update(now);
+        } else {
+          now = std::max(now, a.until);
+        }
+      }
+    }
+    return p.render_estimate();
+  };
+  EXPECT_GE(drive(true), 14_ms);
+  EXPECT_LT(drive(false), 4_ms);
+}

@@ -82,6 +82,12 @@ void AdaptivePolicy::on_present_call(Nanos call) {
   frame_.present_call += call;
 }
 
+void AdaptivePolicy::on_observe_gpu(std::int64_t frame, Nanos gpu) {
+  if (frame < last_gpu_frame_) return;  // an older frame's, reported late
+  last_gpu_frame_ = frame;
+  last_gpu_ = std::max(gpu, Nanos::zero());
+}
+
 void AdaptivePolicy::on_end_update(Nanos now) {
   if (mode_ == Mode::seed) {
     AdaptiveLiteralPolicy::on_end_update(now);
@@ -142,7 +148,10 @@ void AdaptivePolicy::follow_grid() {
 void AdaptivePolicy::update_render_estimates() {
   const auto history = static_cast<std::size_t>(std::max(config_.render_history, 1));
   const auto outlier_after = static_cast<std::size_t>(config_.estimate_outlier_after);
-  push_ring(renders_, renders_next_, history, render_cost_);
+  // A frame takes as long as the slower of its CPU render and the GPU's work (the latest
+  // GPU time reported: a frame or two old); busy time stays the CPU's.
+  const Nanos sample = std::max(render_cost_, last_gpu_);
+  push_ring(renders_, renders_next_, history, sample);
   // The second-longest recent render: one hitch in the history is late whatever the
   // estimate, and counting it would start every frame early for a whole history (the
   // loop idling in present holds); a new, lasting level shows up after two frames.
@@ -152,7 +161,7 @@ void AdaptivePolicy::update_render_estimates() {
   const Nanos longest = sorted.size() >= outlier_after ? sorted[sorted.size() - 2] : sorted.back();
   lead_ = longest + config_.present_margin;
   const auto deep = static_cast<std::size_t>(std::max(config_.deep_history, 2));
-  push_ring(deep_renders_, deep_next_, deep, render_cost_);
+  push_ring(deep_renders_, deep_next_, deep, sample);
   std::vector<Nanos>& deep_sorted = sorted_deep_;
   deep_sorted.assign(deep_renders_.begin(), deep_renders_.end());
   const auto second = deep_sorted.end() - (deep_sorted.size() >= outlier_after ? 2 : 1);

@@ -100,6 +100,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   void on_observe_display(std::int64_t frame, Nanos display) override;
   void on_observe_wake(Nanos deadline, Nanos woke) override;
   void on_present_call(Nanos call) override;
+  /// The GPU time of the latest frame whose GPU work finished: a GPU-bound frame's render
+  /// estimate is its GPU time, not the CPU's (docs/pacing.md, "GPU time").
+  void on_observe_gpu(std::int64_t frame, Nanos gpu) override;
   Nanos frame_interval() const override { return mode_ == Mode::display ? planned_gap_ : interval_; }
   Nanos world_target() const override { return frame_end_ - clock_.dropped() - lag_; }
 
@@ -195,6 +198,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   std::size_t post_next_ = 0;
   Nanos post_lead_{0};
   Nanos lead_{0};
+  Nanos last_gpu_{0};        ///< GPU time of the latest finished frame (0: none reported)
+  std::int64_t last_gpu_frame_ = -1;
   std::vector<Nanos> renders_;
   std::size_t renders_next_ = 0;
   std::vector<Nanos> deep_renders_;
