@@ -80,13 +80,18 @@ void Loop::set_pacer(std::unique_ptr<pacer::Pacer> pacer) {
   policy_.clear();  // the loop cannot rebuild a pacer it did not make
   time_scale_ = 1.0;
   rebuild_ = false;
-  next_step_ = next_pacer_ ? next_pacer_->clock().step() : Nanos{0};
+  next_step_ = Nanos{0};  // unknown: world steps are the pacer's own
+}
+
+Nanos Loop::real_step() const {
+  // The pacer paces real time: one world step of `step` is step / scale of it.
+  if (time_scale_ == 1.0) return config_.sim.step;
+  return std::max(Nanos{1}, scaled(config_.sim.step, 1.0 / time_scale_));
 }
 
 std::unique_ptr<pacer::Pacer> Loop::build(bool seed) const {
   pacer::PolicyConfig c = config_;
-  // The pacer paces real time: one world step of `step` is step / scale of it.
-  if (time_scale_ != 1.0) c.sim.step = std::max(Nanos{1}, scaled(config_.sim.step, 1.0 / time_scale_));
+  c.sim.step = real_step();
   if (seed && pacer_ && pacer_->interval() > Nanos::zero())
     c.adaptive.initial_interval = std::clamp(pacer_->interval(), c.adaptive.min_interval, c.adaptive.max_interval);
   return pacer::create_pacer(policy_, c);
@@ -102,7 +107,7 @@ void Loop::set_policy(std::string_view name, const pacer::PolicyConfig& config) 
     config_ = old_config;
     throw;
   }
-  next_step_ = next_pacer_->clock().step();
+  next_step_ = real_step();
   rebuild_ = false;
 }
 
@@ -171,17 +176,28 @@ void Loop::resume() { want_paused_ = false; }
 void Loop::apply_changes() {
   if (want_paused_ != paused_) {
     paused_ = want_paused_;
-    held_ = false;
-    // Resume: a fresh pacer starts its clock at this frame, so the time that passed while
-    // paused is neither debt nor a stall, and its first frame shows the current state.
-    if (!paused_ && !policy_.empty()) rebuild_ = true;
+    // Pause: this frame is drawn as planned, then held. Resume: the picture holds until
+    // the first fixed update (the pacer ran on, so there is no debt and no burst).
+    if (paused_) hold_next_ = true;
   }
-  if (rebuild_ && !paused_) {
+  if (rebuild_) {
     next_pacer_ = build(true);
-    next_step_ = next_pacer_->clock().step();
+    next_step_ = real_step();
     rebuild_ = false;
   }
   if (next_pacer_) {
+    if (pacer_) {
+      // A fresh pacer starts its clock at this frame and would simulate again the time the
+      // scene's current state already covers (the pacer in use was up to pacer_sim_): its
+      // updates up to there are skipped, and the current state is shown until the first
+      // update that goes past it. No burst, no step back; at most one step skipped.
+      skip_until_ = pacer_sim_;
+      if (!holding_) {  // (a paused picture stays as it is)
+        holding_ = true;
+        held_alpha_ = 1.0;
+        held_world_ = world_current_;
+      }
+    }
     driver_->use(*next_pacer_);  // finishes the pacer in use at this boundary
     pacer_ = std::move(next_pacer_);
     pacer_step_ = next_step_;
@@ -197,7 +213,11 @@ Nanos Loop::world_step(Nanos step) const {
 }
 
 void Loop::update(Nanos step) {
-  if (paused_) return;  // the pacer's clock runs on (no debt); the world's does not
+  pacer_sim_ += step;
+  // Paused: the pacer's clock runs on (no debt, no stall), the world's does not.
+  if (paused_ || pacer_sim_ <= skip_until_) return;
+  skip_until_ = Nanos::min();
+  holding_ = false;
   const Nanos w = world_step(step);
   world_previous_ = world_current_;
   world_current_ += w;
@@ -205,6 +225,7 @@ void Loop::update(Nanos step) {
 }
 
 void Loop::render(const pacer::FramePlan& plan) {
+  pacer_sim_ = plan.sim_current;
   FrameInfo f;
   f.frame = driver_->frames();
   f.start = plan.start;
@@ -215,17 +236,22 @@ void Loop::render(const pacer::FramePlan& plan) {
   f.dt = paused_ ? Nanos::zero() : scaled(f.real_dt, time_scale_);
   f.interval = plan.interval;
   if (plan.present_at >= Nanos::zero()) f.planned_present = plan.present_at;
-  f.step = policy_.empty() ? pacer_step_ : config_.sim.step;
+  f.step = !policy_.empty() ? config_.sim.step : pacer_ ? pacer_->clock().step() : Nanos::zero();
   f.world_previous = world_previous_;
   f.world_current = world_current_;
   f.plan = &plan;
-  if (paused_ && held_) {
-    f.alpha = info_.alpha;  // the picture holds
-    f.world_time = info_.world_time;
+  if (holding_) {
+    f.alpha = held_alpha_;  // the picture holds
+    f.world_time = held_world_;
   } else {
     f.alpha = interpolate_ ? plan.alpha : 1.0;
     f.world_time = world_previous_ + scaled(world_current_ - world_previous_, f.alpha);
-    held_ = paused_;
+  }
+  if (hold_next_) {
+    hold_next_ = false;
+    holding_ = true;
+    held_alpha_ = f.alpha;
+    held_world_ = f.world_time;
   }
   info_ = f;
 

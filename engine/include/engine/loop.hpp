@@ -151,6 +151,8 @@ class Loop {
   void apply_changes();
   /// A pacer for config_ at time_scale_; `seed` carries the interval in force over.
   std::unique_ptr<pacer::Pacer> build(bool seed) const;
+  /// The pacer's step for config_.sim.step at time_scale_.
+  Nanos real_step() const;
   /// The world time one pacer update of `step` advances.
   Nanos world_step(Nanos step) const;
   void render(const pacer::FramePlan& plan);
@@ -168,7 +170,12 @@ class Loop {
   Nanos next_step_{0};          ///< the step of next_pacer_
   bool rebuild_ = false;        ///< config_ or time_scale_ changed: a fresh pacer at the next boundary
   bool paused_ = false, want_paused_ = false;
-  bool held_ = false;           ///< paused and the picture is held (alpha, world time)
+  bool hold_next_ = false;      ///< hold the picture of the next frame (pause)
+  bool holding_ = false;        ///< the picture holds (alpha, world time) until the next fixed update
+  double held_alpha_ = 1.0;
+  Nanos held_world_{0};
+  Nanos pacer_sim_{0};          ///< the pacer's simulation time (its current state), as tracked
+  Nanos skip_until_{Nanos::min()};  ///< a fresh pacer's updates up to here are already simulated
   bool interpolate_ = true;
   bool rendered_ = false;       ///< a frame was presented and its actions are still to run
   Nanos world_previous_{0}, world_current_{0};
