@@ -71,10 +71,12 @@ class Loop {
   // ---- the policy and its configuration: every change takes effect at the next frame boundary
 
   /// A pacer made by the host (the loop cannot rebuild it: pause, time scale and step
-  /// changes need set_policy). P cycles policies this way.
+  /// changes need set_policy and throw std::logic_error without it).
   void set_pacer(std::unique_ptr<pacer::Pacer> pacer);
-  /// The named policy with `config` (its sim.step is the world's fixed step). Throws
-  /// std::invalid_argument for an unknown name or a config the policy refuses, at the call.
+  /// The named policy with `config` (its sim.step is the world's fixed step), from the next
+  /// frame (P cycles policies this way). Throws std::invalid_argument for an unknown name or
+  /// a config the policy refuses, at the call. A pacer replacing another skips the updates
+  /// that would simulate again what the scene's state already covers (docs/host-loop.md).
   void set_policy(std::string_view name, const pacer::PolicyConfig& config);
   /// The same policy with a new config (throws as set_policy). Needs set_policy first.
   void set_pacing(const pacer::PolicyConfig& config);
@@ -91,7 +93,8 @@ class Loop {
   /// World time stops at the next frame: no fixed updates, no debt, the picture holds
   /// (the same alpha), frames go on being paced, rendered and presented (update() gets dt 0).
   void pause();
-  /// World time goes on from where it stopped at the next frame, with no burst of updates.
+  /// World time goes on from where it stopped at the next frame, with no burst of updates
+  /// (the pacer kept pacing): the picture holds until the first fixed update releases it.
   void resume();
   /// Paused, or asked to be from the next frame on.
   bool paused() const { return want_paused_; }
