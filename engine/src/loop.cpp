@@ -98,8 +98,11 @@ std::unique_ptr<pacer::Pacer> Loop::build(bool seed) const {
 }
 
 void Loop::set_policy(std::string_view name, const pacer::PolicyConfig& config) {
-  const std::string old_policy = std::exchange(policy_, std::string{name});
-  const pacer::PolicyConfig old_config = std::exchange(config_, config);
+  // Copies first: `name` and `config` may be this loop's own (set_policy(p, loop.pacing())).
+  std::string new_policy{name};
+  pacer::PolicyConfig new_config = config;
+  const std::string old_policy = std::exchange(policy_, std::move(new_policy));
+  const pacer::PolicyConfig old_config = std::exchange(config_, std::move(new_config));
   try {
     next_pacer_ = build(false);  // throws for an unknown name or a refused config
   } catch (...) {
