@@ -326,6 +326,9 @@ TEST(HostLoop, ConfigChangesWhereThePolicyAllows) {
   flip.frames(10);
   flip.loop.set_policy("adaptive", config_for(flip.display));
   flip.frames(10);
+  flip.loop.set_pacing(flip.loop.pacing());  // its own config, as the demo key P passes it
+  EXPECT_EQ(flip.loop.pacing().sim.step, 5_ms);
+  flip.frames(10);
   flip.loop.finish();
   EXPECT_EQ(flip.records[9].policy, "flipcode");
   EXPECT_EQ(flip.records[10].policy, "adaptive");
