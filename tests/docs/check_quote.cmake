@@ -1,4 +1,4 @@
-# cmake -DSRC=file.cpp -DDOC=doc.md -P check_quote.cmake: the code between the two
+# cmake -DSRC=tests/engine/test_host_loop_example.cpp -DDOC=docs/host-loop.md -P check_quote.cmake: the code
 # "// [example]" lines of SRC appears word for word in DOC (the docs quote built code).
 file(READ "${SRC}" src)
 file(READ "${DOC}" doc)
