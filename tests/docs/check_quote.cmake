@@ -1,4 +1,4 @@
-# cmake -DSRC=tests/engine/test_host_loop_example.cpp -DDOC=docs/host-loop.md -P check_quote.cmake: the code
+# cmake -DSRC=tests/engine/test_host_loop_example.cpp -DDOC=docs/host-loop.md -P check_quote.cmake: the code between the two
 # "// [example]" lines of SRC appears word for word in DOC (the docs quote built code).
 file(READ "${SRC}" src)
 file(READ "${DOC}" doc)
