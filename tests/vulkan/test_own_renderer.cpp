@@ -17,8 +17,9 @@ struct Result {
 /// own_renderer with `args`: stdout and stderr together, under Xvfb when there is no display.
 Result run_own(const std::string& args) {
   const std::string exe = FP_OWN_RENDERER;
-  const std::string cmd = "if [ -z \"$DISPLAY\" ]; then exec xvfb-run -a " + exe + " " + args + "; else exec " + exe +
-                          " " + args + "; fi 2>&1";
+  // Xvfb itself must not get the sanitizer builds' LD_PRELOAD (libasan, lavapipe): only the sample.
+  const std::string cmd = "if [ -z \"$DISPLAY\" ]; then exec env -u LD_PRELOAD xvfb-run -a env LD_PRELOAD=\"$LD_PRELOAD\" " +
+                          exe + " " + args + "; else exec " + exe + " " + args + "; fi 2>&1";
   Result r;
   FILE* pipe = popen(("sh -c '" + cmd + "'").c_str(), "r");
   if (!pipe) return r;
