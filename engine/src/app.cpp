@@ -16,11 +16,14 @@
 #include <unistd.h>
 
 #include "engine/clock.hpp"
+#include "engine/demo_keys.hpp"
+#include "engine/log.hpp"
 #include "engine/loop.hpp"
 #include "engine/overlay.hpp"
 #include "engine/status.hpp"
 #include "engine/vulkan_target.hpp"
 #include "engine/waiter.hpp"
+#include "engine/window.hpp"
 #include "pacer/exports.hpp"
 #include "pacer/log_writer.hpp"
 #include "pacer/policies.hpp"
@@ -73,48 +76,6 @@ const char* signal_name(int sig) {
     default: return "signal";
   }
 }
-
-/// The window and its input; GLFW is initialised for its lifetime.
-class Window {
- public:
-  Window(const Options& o, std::string_view title) {
-    glfwSetErrorCallback([](int code, const char* text) { spdlog::debug("glfw error {}: {}", code, text); });
-    if (glfwInit() != GLFW_TRUE) throw std::runtime_error("no display: GLFW could not initialise (is DISPLAY set? try --headless)");
-    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
-    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
-    const std::string t{title};
-    window_ = glfwCreateWindow(static_cast<int>(o.width), static_cast<int>(o.height), t.c_str(), nullptr, nullptr);
-    if (!window_) {
-      glfwTerminate();
-      throw std::runtime_error("no display: could not create a window");
-    }
-    glfwSetWindowUserPointer(window_, this);
-    glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
-      if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
-      static_cast<Window*>(glfwGetWindowUserPointer(w))->keys_.push_back(key);
-    });
-    glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) {
-      static_cast<Window*>(glfwGetWindowUserPointer(w))->resized_ = true;
-    });
-  }
-  ~Window() {
-    glfwDestroyWindow(window_);
-    glfwTerminate();
-  }
-  Window(const Window&) = delete;
-  Window& operator=(const Window&) = delete;
-
-  GLFWwindow* handle() const { return window_; }
-  bool should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
-  /// Keys pressed since the last call.
-  std::vector<int> take_keys() { return std::exchange(keys_, {}); }
-  bool take_resized() { return std::exchange(resized_, false); }
-
- private:
-  GLFWwindow* window_ = nullptr;
-  std::vector<int> keys_;
-  bool resized_ = false;
-};
 
 /// A usage error found before the run (exit 2).
 struct OutputUsageError : std::runtime_error {
@@ -254,7 +215,8 @@ std::size_t policy_index(std::string_view name) {
 }  // namespace
 
 int run_app(const Options& o, Scene& scene, std::string_view app_name) {
-  spdlog::set_pattern("[%H:%M:%S.%e] [%^%l%$] %v");
+  // The engine logs through its own logger; spdlog's default logger and pattern stay the host's.
+  const std::shared_ptr<spdlog::logger> lg = logger();
   std::optional<Outputs> log;
   std::optional<StatusReporter> status;
   int exit_code = 0;
@@ -280,7 +242,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     status.emplace(o.quiet);
 
     std::unique_ptr<Window> window;
-    if (!o.headless) window = std::make_unique<Window>(o, app_name);
+    if (!o.headless) window = std::make_unique<Window>(app_name, o.width, o.height);
 
     renderer::RendererConfig rc;
     rc.present_mode = present_mode_of(o.present_mode);
@@ -292,7 +254,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     auto gpu = renderer::Renderer::create(rc, window ? window->handle() : nullptr);
     log->info().device = gpu->device_name();
     log->info().present_mode = std::string{renderer::to_string(gpu->present_mode())};
-    spdlog::info("{}: device '{}', present mode {}, {}x{}, policy {}", app_name, gpu->device_name(),
+    lg->info("{}: device '{}', present mode {}, {}x{}, policy {}", app_name, gpu->device_name(),
                  renderer::to_string(gpu->present_mode()), gpu->extent().width, gpu->extent().height, o.policy);
 
     SteadyClock clock;
@@ -329,13 +291,12 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     pacer::fit_to_display(pacing, display);
     log->info().config.emplace_back("display", pacer::to_string(display));
     if (refresh_hz > 0)
-      spdlog::info("display {} ({} swapchain images): intervals of whole refresh periods, frames start up to {} "
+      lg->info("display {} ({} swapchain images): intervals of whole refresh periods, frames start up to {} "
                    "interval(s) ahead",
                    pacer::to_string(display), display.images, pacing.adaptive.pipeline_frames);
 
     Loop loop{clock, *waiter, target, scene};
-    std::size_t policy = policy_index(o.policy);
-    loop.set_pacer(pacer::make_pacer(pacer::policy_names()[policy], pacing));
+    loop.set_policy(pacer::policy_names()[policy_index(o.policy)], pacing);
     loop.set_interpolate(!o.no_interpolation);
 
     // The pacing overlay (docs/overlay.md): --overlay, F3 or O.
@@ -362,13 +323,12 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
       const std::int64_t want = o.capture_frame >= 0 ? o.capture_frame : (o.frames > 0 ? o.frames - 1 : -1);
       if (!o.capture_path.empty() && !captured && frame == want) {
         captured = gpu->capture_ppm(o.capture_path);
-        if (captured) spdlog::info("captured frame {} to {}", frame, o.capture_path);
+        if (captured) lg->info("captured frame {} to {}", frame, o.capture_path);
       }
       if (window && o.resize_at > 0 && (frame == o.resize_at || frame == 2 * o.resize_at)) {
         const bool shrink = frame == o.resize_at;
-        glfwSetWindowSize(window->handle(), static_cast<int>(shrink ? o.width / 2 : o.width),
-                          static_cast<int>(shrink ? o.height / 2 : o.height));
-        spdlog::info("resized the window to {}x{} at frame {}", shrink ? o.width / 2 : o.width,
+        window->set_size(shrink ? o.width / 2 : o.width, shrink ? o.height / 2 : o.height);
+        lg->info("resized the window to {}x{} at frame {}", shrink ? o.width / 2 : o.width,
                      shrink ? o.height / 2 : o.height, frame);
       }
       if (clock.now() - last_flush > Nanos{1'000'000'000}) {
@@ -379,38 +339,21 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     loop.poll = [&]() {
       if (StopSignals::pending() != 0) return false;
       if (!window) return true;
-      glfwPollEvents();
-      if (window->take_resized()) {
-        target.notify_resized();
-        scene.resize(gpu->extent().width, gpu->extent().height);
-      }
-      for (int key : window->take_keys()) {
-        switch (key) {
-          case GLFW_KEY_ESCAPE: return false;
-          case GLFW_KEY_SPACE:
-            loop.set_interpolate(!loop.interpolate());
-            spdlog::info("interpolation {}", loop.interpolate() ? "on" : "off");
-            break;
-          case GLFW_KEY_F3:
-          case GLFW_KEY_O:
-            show_overlay(!overlay_on);
-            spdlog::info("overlay {}", overlay_on ? "on" : "off");
-            break;
-          case GLFW_KEY_P:
-            policy = (policy + 1) % pacer::policy_names().size();
-            loop.set_pacer(pacer::make_pacer(pacer::policy_names()[policy], pacing));
-            spdlog::info("policy {}", pacer::policy_names()[policy]);
-            break;
-          case GLFW_KEY_EQUAL:
-          case GLFW_KEY_KP_ADD:
-            spdlog::info("load {}", scene.adjust_load(+1));
-            break;
-          case GLFW_KEY_MINUS:
-          case GLFW_KEY_KP_SUBTRACT:
-            spdlog::info("load {}", scene.adjust_load(-1));
-            break;
-          default: break;
+      for (const InputEvent& e : window->poll()) {
+        if (e.kind == InputEvent::Kind::resize) {
+          target.notify_resized();
+          scene.resize(e.width, e.height);
         }
+        // The overlay's keys (F3, O) go with the demo keys (opt-in).
+        if (o.demo_keys && e.kind == InputEvent::Kind::key && e.pressed() && (e.key == GLFW_KEY_F3 || e.key == GLFW_KEY_O)) {
+          show_overlay(!overlay_on);
+          lg->info("overlay {}", overlay_on ? "on" : "off");
+          continue;
+        }
+        // Demo keys (opt-in) are the engine's; every other event is the scene's.
+        const DemoKey k = o.demo_keys ? demo_key(e, loop, scene) : DemoKey::none;
+        if (k == DemoKey::quit) return false;
+        if (k == DemoKey::none) loop.push_input(e);
       }
       return !window->should_close();
     };
@@ -427,15 +370,15 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
                             {"waiter_spin_ms", pacer::to_ms(ws.spin)},
                             {"waiter_late_max_ms", pacer::to_ms(ws.max_late)}};
     log->finish(&s);
-    spdlog::info("summary: {} frames in {:.2f} s, {}", result.frames, pacer::to_ms(result.duration) / 1000.0,
+    lg->info("summary: {} frames in {:.2f} s, {}", result.frames, pacer::to_ms(result.duration) / 1000.0,
                  StatusReporter::status_line(s, loop.pacer()->interval()));
-    spdlog::info("summary: p50 |anim err| {:.3f} ms, lateness p50 {:.3f} ms p99 {:.3f} ms, stutter {:.2f}% of time, "
+    lg->info("summary: p50 |anim err| {:.3f} ms, lateness p50 {:.3f} ms p99 {:.3f} ms, stutter {:.2f}% of time, "
                  "busy {:.1f}%, waiting {:.1f}%",
                  s.anim_error_p50_ms, s.lateness_p50_ms, s.lateness_p99_ms, s.stutter_time_pct, 100 * s.busy_share,
                  100 * s.wait_share);
     const WaitStats& w = waiter->stats();
     if (w.total > Nanos::zero())
-      spdlog::info("waiter: {} waits, {:.1f} ms waited, {:.2f}% of it spinning, mean wake {:.1f} us late, max {:.1f} us",
+      lg->info("waiter: {} waits, {:.1f} ms waited, {:.2f}% of it spinning, mean wake {:.1f} us late, max {:.1f} us",
                    w.waits, pacer::to_ms(w.total), 100.0 * pacer::to_ms(w.spin) / pacer::to_ms(w.total),
                    w.waits > 0 ? pacer::to_ms(w.late) * 1000.0 / static_cast<double>(w.waits) : 0.0,
                    pacer::to_ms(w.max_late) * 1000.0);
@@ -449,13 +392,13 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
       std::error_code ec;  // the empty file made by the check before the run
       if (std::filesystem::is_regular_file(o.capture_path, ec) && std::filesystem::file_size(o.capture_path, ec) == 0)
         std::filesystem::remove(o.capture_path, ec);
-      spdlog::error("capture: frame {} was not captured to '{}'", o.capture_frame, o.capture_path);
+      lg->error("capture: frame {} was not captured to '{}'", o.capture_frame, o.capture_path);
       exit_code = 1;
     }
     if (o.validation) {
-      spdlog::info("validation: {} messages, {} errors", gpu->validation_messages(), gpu->validation_errors());
+      lg->info("validation: {} messages, {} errors", gpu->validation_messages(), gpu->validation_errors());
       if (gpu->validation_errors() > 0) {
-        spdlog::error("validation reported {} errors", gpu->validation_errors());
+        lg->error("validation reported {} errors", gpu->validation_errors());
         exit_code = 1;
       }
     }

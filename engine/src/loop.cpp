@@ -1,8 +1,19 @@
 #include "engine/loop.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace engine {
+
+namespace {
+
+Nanos scaled(Nanos d, double k) { return Nanos{std::llround(static_cast<double>(d.count()) * k)}; }
+
+constexpr Nanos kMaxStep{3'600'000'000'000};  // an hour, as pacer::validate(FixedStepConfig)
+
+}  // namespace
 
 /// The loop as the frame driver's host: the real (or manual) clock, the waiter, the
 /// frame target and the scene.
@@ -12,20 +23,13 @@ class Loop::Host final : public pacer::FrameHost {
   Nanos now() override { return loop_.now(); }
   bool acquire() override { return loop_.target_.acquire(); }
   bool wait_until_ready() override { return loop_.target_.wait_until_ready(); }
-  void render(const pacer::FramePlan& plan) override {
-    loop_.draw_.clear();
-    loop_.scene_.render(loop_.interpolate_ ? plan.alpha : 1.0, loop_.draw_);
-    loop_.target_.draw(loop_.draw_);
-    // A present held to a planned time must not wait behind GPU work: the frame is
-    // finished first, as part of its render (the policy's render estimate includes it).
-    if (plan.present_at >= Nanos::zero()) loop_.target_.wait_drawn();
-  }
+  void render(const pacer::FramePlan& plan) override { loop_.render(plan); }
   pacer::PresentResult present(std::int64_t frame) override {
     pacer::PresentResult shown = loop_.target_.present(frame);
     if (shown.display) *shown.display += loop_.offset_;  // the clock's time -> the loop's
     return shown;
   }
-  void update(Nanos step) override { loop_.scene_.fixed_update(step); }
+  void update(Nanos step) override { loop_.update(step); }
   // The waiter waits on the clock itself: the loop's deadline less the offset.
   void wait_until(Nanos deadline) override { loop_.waiter_.wait_until(deadline - loop_.offset_); }
   pacer::TimingSource timing_source() const override { return loop_.target_.timing_source(); }
@@ -48,8 +52,11 @@ class Loop::Host final : public pacer::FrameHost {
 Loop::Loop(const Clock& clock, Waiter& waiter, FrameTarget& target, Scene& scene)
     : clock_{clock}, waiter_{waiter}, target_{target}, scene_{scene}, host_{std::make_unique<Host>(*this)},
       driver_{std::make_unique<pacer::FrameDriver>(*host_, [this](const pacer::FrameRecord& r) {
+        stats_.add(r);
         if (on_record) on_record(r);
-      })} {}
+      })} {
+  scene_.attached(*this);
+}
 
 Loop::~Loop() = default;
 
@@ -66,10 +73,217 @@ Nanos Loop::now() {
   return t;
 }
 
-RunResult Loop::run(const RunLimits& limits) {
-  if (!pacer_ && !next_pacer_) throw std::logic_error("engine::Loop::run: no pacer set");
+// ------------------------------------------------------------------ policy and config
+
+void Loop::set_pacer(std::unique_ptr<pacer::Pacer> pacer) {
+  next_pacer_ = std::move(pacer);
+  policy_.clear();  // the loop cannot rebuild a pacer it did not make
+  time_scale_ = 1.0;
+  rebuild_ = false;
+  next_step_ = Nanos{0};  // unknown: world steps are the pacer's own
+}
+
+Nanos Loop::real_step() const {
+  // The pacer paces real time: one world step of `step` is step / scale of it.
+  if (time_scale_ == 1.0) return config_.sim.step;
+  return std::max(Nanos{1}, scaled(config_.sim.step, 1.0 / time_scale_));
+}
+
+std::unique_ptr<pacer::Pacer> Loop::build(bool seed) const {
+  pacer::PolicyConfig c = config_;
+  c.sim.step = real_step();
+  if (seed && pacer_ && pacer_->interval() > Nanos::zero())
+    c.adaptive.initial_interval = std::clamp(pacer_->interval(), c.adaptive.min_interval, c.adaptive.max_interval);
+  return pacer::create_pacer(policy_, c);
+}
+
+void Loop::set_policy(std::string_view name, const pacer::PolicyConfig& config) {
+  // Copies first: `name` and `config` may be this loop's own (set_policy(p, loop.pacing())).
+  std::string new_policy{name};
+  pacer::PolicyConfig new_config = config;
+  const std::string old_policy = std::exchange(policy_, std::move(new_policy));
+  const pacer::PolicyConfig old_config = std::exchange(config_, std::move(new_config));
   try {
-    return run_frames(limits);
+    next_pacer_ = build(false);  // throws for an unknown name or a refused config
+  } catch (...) {
+    policy_ = old_policy;
+    config_ = old_config;
+    throw;
+  }
+  next_step_ = real_step();
+  rebuild_ = false;
+}
+
+void Loop::set_pacing(const pacer::PolicyConfig& config) {
+  if (policy_.empty()) throw std::logic_error("engine::Loop::set_pacing: no policy set by name (set_policy)");
+  set_policy(std::string{policy_}, config);
+}
+
+bool Loop::set_target_interval(Nanos interval) {
+  if (policy_.empty()) throw std::logic_error("engine::Loop::set_target_interval: no policy set by name (set_policy)");
+  pacer::PolicyConfig c = config_;
+  if (policy_.starts_with("adaptive")) {
+    c.adaptive.min_interval = interval;
+    c.adaptive.initial_interval = interval;
+    c.adaptive.max_interval = std::max(c.adaptive.max_interval, interval);
+  } else if (policy_ == "accumulator-capped") {
+    c.capped_interval = interval;
+  } else if (policy_ == "swappy") {
+    c.swappy.swap_duration = interval;
+  } else if (policy_ == "framepace") {
+    c.framepace.frametime_limit = interval;
+  } else {
+    return false;  // accumulator, flipcode, variable: no frame-rate target
+  }
+  set_pacing(c);
+  return true;
+}
+
+void Loop::set_step(Nanos step) {
+  if (policy_.empty()) throw std::logic_error("engine::Loop::set_step: no policy set by name (set_policy)");
+  if (step <= Nanos::zero() || step > kMaxStep)
+    pacer::detail::config_error("step", "in (0, 1 h]", pacer::detail::format_value(step));
+  if (step == config_.sim.step) return;
+  const Nanos old = std::exchange(config_.sim.step, step);
+  try {
+    (void)build(false);  // refused here, not at the frame boundary
+  } catch (...) {
+    config_.sim.step = old;
+    throw;
+  }
+  rebuild_ = true;
+}
+
+void Loop::set_time_scale(double scale) {
+  if (policy_.empty()) throw std::logic_error("engine::Loop::set_time_scale: no policy set by name (set_policy)");
+  if (!(scale >= 1e-3 && scale <= 1e3))
+    pacer::detail::config_error("time scale", "in [0.001, 1000]", pacer::detail::format_value(scale));
+  if (scale == time_scale_) return;
+  const double old = std::exchange(time_scale_, scale);
+  try {
+    (void)build(false);
+  } catch (...) {
+    time_scale_ = old;
+    throw;
+  }
+  rebuild_ = true;
+}
+
+void Loop::pause() {
+  if (policy_.empty()) throw std::logic_error("engine::Loop::pause: no policy set by name (set_policy)");
+  want_paused_ = true;
+}
+
+void Loop::resume() { want_paused_ = false; }
+
+void Loop::apply_changes() {
+  if (want_paused_ != paused_) {
+    paused_ = want_paused_;
+    // Pause: this frame is drawn as planned, then held. Resume: the picture holds until
+    // the first fixed update (the pacer ran on, so there is no debt and no burst).
+    if (paused_) hold_next_ = true;
+  }
+  if (rebuild_) {
+    next_pacer_ = build(true);
+    next_step_ = real_step();
+    rebuild_ = false;
+  }
+  if (next_pacer_) {
+    if (pacer_) {
+      // A fresh pacer starts its clock at this frame and would simulate again the time the
+      // scene's current state already covers (the pacer in use was up to pacer_sim_): its
+      // updates up to there are skipped, and the current state is shown until the first
+      // update that goes past it. No burst, no step back; at most one step skipped.
+      skip_until_ = pacer_sim_;
+      if (!holding_) {  // (a paused picture stays as it is)
+        holding_ = true;
+        held_alpha_ = 1.0;
+        held_world_ = world_current_;
+      }
+    }
+    driver_->use(*next_pacer_);  // finishes the pacer in use at this boundary
+    pacer_ = std::move(next_pacer_);
+    pacer_step_ = next_step_;
+  }
+}
+
+// ------------------------------------------------------------------ the frame
+
+Nanos Loop::world_step(Nanos step) const {
+  if (policy_.empty() || time_scale_ == 1.0) return step;
+  if (step == pacer_step_) return config_.sim.step;  // the fixed step stays fixed
+  return scaled(step, time_scale_);                  // a variable step (the variable policy)
+}
+
+void Loop::update(Nanos step) {
+  pacer_sim_ += step;
+  // Paused: the pacer's clock runs on (no debt, no stall), the world's does not.
+  if (paused_ || pacer_sim_ <= skip_until_) return;
+  skip_until_ = Nanos::min();
+  holding_ = false;
+  const Nanos w = world_step(step);
+  world_previous_ = world_current_;
+  world_current_ += w;
+  scene_.fixed_update(w);
+}
+
+void Loop::render(const pacer::FramePlan& plan) {
+  pacer_sim_ = plan.sim_current;
+  FrameInfo f;
+  f.frame = driver_->frames();
+  f.start = plan.start;
+  f.real_dt = last_start_ >= Nanos::zero() ? plan.start - last_start_ : Nanos::zero();
+  last_start_ = plan.start;
+  f.paused = paused_;
+  f.time_scale = time_scale_;
+  f.dt = paused_ ? Nanos::zero() : scaled(f.real_dt, time_scale_);
+  f.interval = plan.interval;
+  if (plan.present_at >= Nanos::zero()) f.planned_present = plan.present_at;
+  f.step = !policy_.empty() ? config_.sim.step : pacer_ ? pacer_->clock().step() : Nanos::zero();
+  f.world_previous = world_previous_;
+  f.world_current = world_current_;
+  f.plan = &plan;
+  if (holding_) {
+    f.alpha = held_alpha_;  // the picture holds
+    f.world_time = held_world_;
+  } else {
+    f.alpha = interpolate_ ? plan.alpha : 1.0;
+    f.world_time = world_previous_ + scaled(world_current_ - world_previous_, f.alpha);
+  }
+  if (hold_next_) {
+    hold_next_ = false;
+    holding_ = true;
+    held_alpha_ = f.alpha;
+    held_world_ = f.world_time;
+  }
+  info_ = f;
+
+  std::vector<InputEvent> events;
+  events.swap(input_);
+  for (const InputEvent& e : events) scene_.on_input(e);
+  scene_.update(f.dt, f);
+  draw_.clear();
+  scene_.render_frame(f, draw_);
+  info_.plan = nullptr;
+  target_.draw(draw_);
+  // A present held to a planned time must not wait behind GPU work: the frame is
+  // finished first, as part of its render (the policy's render estimate includes it).
+  if (plan.present_at >= Nanos::zero()) target_.wait_drawn();
+}
+
+bool Loop::frame() {
+  if (!pacer_ && !next_pacer_) throw std::logic_error("engine::Loop: no pacer set");
+  try {
+    if (rendered_) {
+      rendered_ = false;
+      driver_->run_actions();  // the previous frame's updates and waits
+    }
+    if (poll && !poll()) return false;
+    apply_changes();
+    if (!driver_->render_frame()) return false;  // the window closed while minimized
+    rendered_ = true;
+    if (on_presented) on_presented(driver_->plan());
+    return true;
   } catch (...) {
     // A renderer fault (device or surface lost) or a throwing hook: the frames already
     // presented still reach on_record before the exception goes on (the open one does not).
@@ -78,31 +292,27 @@ RunResult Loop::run(const RunLimits& limits) {
   }
 }
 
-RunResult Loop::run_frames(const RunLimits& limits) {
+void Loop::finish() {
+  rendered_ = false;
+  driver_->finish();
+}
+
+RunResult Loop::run(const RunLimits& limits) {
+  if (!pacer_ && !next_pacer_) throw std::logic_error("engine::Loop::run: no pacer set");
   RunResult result;
   const Nanos start = now();
   std::int64_t frames_this_run = 0;
   for (;;) {
-    if (poll && !poll()) {
+    if (!frame()) {
       result.quit_requested = true;
       break;
     }
-    if (next_pacer_) {
-      driver_->use(*next_pacer_);  // finishes the pacer in use at this boundary
-      pacer_ = std::move(next_pacer_);
-    }
-    if (!driver_->render_frame()) {
-      result.quit_requested = true;  // the window closed while minimized
-      break;
-    }
-    if (on_presented) on_presented(driver_->plan());
     ++frames_this_run;
     const bool frames_done = limits.max_frames > 0 && frames_this_run >= limits.max_frames;
     const bool time_done = limits.max_duration > Nanos::zero() && now() - start >= limits.max_duration;
     if (frames_done || time_done) break;
-    driver_->run_actions();
   }
-  driver_->finish();
+  finish();
   result.frames = frames_this_run;
   result.duration = now() - start;
   return result;

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/log.hpp"
+
 namespace engine {
 
 std::string StatusReporter::status_line(const pacer::Summary& s, pacer::Nanos interval) {
@@ -26,7 +28,7 @@ void StatusReporter::add(const pacer::FrameRecord& r) {
   if (second_.seen() == 0) second_start_ = pacer::shown_time(r);
   second_.add(r);
   if (pacer::shown_time(r) - second_start_ < pacer::Nanos{1'000'000'000}) return;
-  if (!quiet_) spdlog::info("{} [{}]", status_line(second_.result(), r.interval), r.policy);
+  if (!quiet_) logger()->info("{} [{}]", status_line(second_.result(), r.interval), r.policy);
   second_ = pacer::SummaryBuilder{};
   second_start_ = pacer::shown_time(r);
   second_.add(r);

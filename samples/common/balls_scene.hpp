@@ -159,6 +159,7 @@ inline int run_balls_sample(int argc, char** argv, const char* name, const char*
   cli.add_bool("--pixel-test", "one red ball moving right at 400 px/s from x=40, no bounce", scene.pixel_test);
   engine::Options options;
   options.pacing.sim.step = pacer::Nanos{40'000'000};  // 25 Hz logic, as in the flipcode demo
+  options.demo_keys = true;                             // a demo: Esc, Space, P, +/-
   if (const int code = cli.parse(argc, argv, options); code >= 0) return code;
   if (logic_hz > 0) options.pacing.sim.step = pacer::from_ms(1000.0 / logic_hz);
   try {

@@ -10,7 +10,12 @@
 //     return engine::run_app(options, scene, "my_game");
 //   }
 //
-// Keys: Esc quits, Space toggles interpolation, P cycles policies, +/- change the load.
+// The scene gets the window's input (Scene::on_input), its loop (Scene::attached: pause,
+// time scale, step, policy, stats) and the frame plan. Demo keys, opt-in
+// (Options::demo_keys): Esc quits, Space toggles interpolation, P cycles policies, +/- change
+// the load. Logging goes through engine::logger() ("framepacer"), never spdlog's default
+// logger or global pattern. A game with its own renderer drives engine::Loop itself
+// (docs/host-loop.md, samples/own_renderer).
 // Exit codes: 0 success, 1 runtime failure (no Vulkan, no device, no display, a log that
 // cannot be written, validation errors), with a one-line reason; logs are flushed.
 // SIGINT / SIGTERM end the run at the next frame boundary: the log holds every whole frame,

@@ -10,9 +10,20 @@
 //   engine::SteadyClock clock;
 //   engine::PreciseWaiter waiter{clock};
 //   engine::Loop loop{clock, waiter, target, scene};
-//   loop.set_pacer(pacer::make_pacer("adaptive", cfg));
+//   loop.set_policy("adaptive", cfg);
 //   loop.on_record = [&](const pacer::FrameRecord& r) { log.write(r); };
 //   loop.run({.max_frames = 600});
+//
+// Or one frame per call, from a loop the host owns (SDL's, an editor's, a browser's):
+//
+//   while (loop.frame()) { /* the host's own work between frames */ }
+//   loop.finish();                        // closes the last frame: the same log as run()
+//
+// frame() runs the previous frame's fixed updates and waits (as the pacer says), then
+// poll(), then renders and presents the next frame. The target may be the host's own
+// renderer (a FrameTarget: acquire, draw, present): the host presents, the loop says when
+// and which world time (FrameInfo). Pause, time scale, the step and the policy's config
+// change at the next frame boundary (docs/host-loop.md).
 //
 // Clock jumps: the loop's time never goes backwards. A clock that steps back (a manual
 // clock in a test, a host clock set back) makes a zero-length gap and the loop goes on
@@ -24,12 +35,18 @@
 
 #include <functional>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "engine/clock.hpp"
 #include "engine/frame_target.hpp"
+#include "engine/input.hpp"
+#include "engine/rolling_stats.hpp"
 #include "engine/scene.hpp"
 #include "engine/waiter.hpp"
 #include "pacer/frame_driver.hpp"
+#include "pacer/policies.hpp"
 
 namespace engine {
 
@@ -51,21 +68,80 @@ class Loop {
   Loop(const Loop&) = delete;
   Loop& operator=(const Loop&) = delete;
 
-  /// Takes effect at the next frame boundary (P cycles policies this way).
-  void set_pacer(std::unique_ptr<pacer::Pacer> pacer) { next_pacer_ = std::move(pacer); }
+  // ---- the policy and its configuration: every change takes effect at the next frame boundary
+
+  /// A pacer made by the host (the loop cannot rebuild it: pause, time scale and step
+  /// changes need set_policy and throw std::logic_error without it).
+  void set_pacer(std::unique_ptr<pacer::Pacer> pacer);
+  /// The named policy with `config` (its sim.step is the world's fixed step), from the next
+  /// frame (P cycles policies this way). Throws std::invalid_argument for an unknown name or
+  /// a config the policy refuses, at the call. A pacer replacing another skips the updates
+  /// that would simulate again what the scene's state already covers (docs/host-loop.md).
+  void set_policy(std::string_view name, const pacer::PolicyConfig& config);
+  /// The same policy with a new config (throws as set_policy). Needs set_policy first.
+  void set_pacing(const pacer::PolicyConfig& config);
+  /// The target frame interval where the policy has one: adaptive's shortest interval
+  /// (min_interval) and starting one, accumulator-capped's cap, swappy's swap duration,
+  /// framepace's frame-time limit. false (nothing changes) for a policy without a target.
+  bool set_target_interval(Nanos interval);
+  /// The fixed step of fixed_update (world time). Throws std::invalid_argument unless
+  /// 0 < step <= 1 h.
+  void set_step(Nanos step);
+  /// World time runs at `scale` x real time (the fixed step stays fixed: the updates come
+  /// scale times as often). Throws std::invalid_argument unless 1/1000 <= scale <= 1000.
+  void set_time_scale(double scale);
+  /// World time stops at the next frame: no fixed updates, no debt, the picture holds
+  /// (the same alpha), frames go on being paced, rendered and presented (update() gets dt 0).
+  void pause();
+  /// World time goes on from where it stopped at the next frame, with no burst of updates
+  /// (the pacer kept pacing): the picture holds until the first fixed update releases it.
+  void resume();
+  /// Paused, or asked to be from the next frame on.
+  bool paused() const { return want_paused_; }
+
   const pacer::Pacer* pacer() const { return pacer_.get(); }
+  /// The policy's name and config as last set (set_policy, set_pacing, set_step...): what
+  /// the next rebuild uses. Empty name: a pacer made by the host (set_pacer).
+  const std::string& policy() const { return policy_; }
+  const pacer::PolicyConfig& pacing() const { return config_; }
+  Nanos step() const { return config_.sim.step; }
+  double time_scale() const { return time_scale_; }
+
   /// Space toggles this: render the current state (alpha 1) instead of the blend.
   void set_interpolate(bool on) { interpolate_ = on; }
   bool interpolate() const { return interpolate_; }
 
-  /// Platform events once a frame; false quits.
+  // ---- input, hooks, stats
+
+  /// An input event for the scene: delivered to Scene::on_input at the next frame.
+  void push_input(const InputEvent& event) { input_.push_back(event); }
+
+  /// Platform events once a frame, before the frame's render; false quits.
   std::function<bool()> poll;
   /// Each completed frame record, in order (frame numbers count across policy switches).
   std::function<void(const pacer::FrameRecord&)> on_record;
   /// After each frame's present, with its plan (status lines, captures).
   std::function<void(const pacer::FramePlan&)> on_presented;
 
+  /// fps, p99 frame time, p99 animation error, stutters over the latest frames.
+  const RollingStats& stats() const { return stats_; }
+  /// Frames in the rolling window (drops what it holds).
+  void set_stats_window(std::size_t frames) { stats_.reset(frames); }
+
+  // ---- running
+
+  /// Runs frames until a limit, poll() or a closed window stops it; then finish().
   RunResult run(const RunLimits& limits);
+  /// One frame, step-wise: the previous frame's updates and waits, poll(), then render and
+  /// present. false: poll() or the target (a window closed while minimized) quit, and no
+  /// frame was presented by this call. Call finish() when done.
+  bool frame();
+  /// Ends a step-wise run: closes the last frame and hands every record to on_record.
+  void finish();
+  /// Frames presented by frame() / run() since the loop was made.
+  std::int64_t frames() const { return driver_->frames(); }
+  /// The latest frame as the scene saw it.
+  const FrameInfo& last_frame() const { return info_; }
 
   /// The loop's time: the clock's, held where the clock stepped backwards.
   Nanos now();
@@ -74,14 +150,42 @@ class Loop {
 
  private:
   class Host;
-  RunResult run_frames(const RunLimits& limits);
+  /// Applies the changes asked for since the last frame (pacer, pause, rebuilds).
+  void apply_changes();
+  /// A pacer for config_ at time_scale_; `seed` carries the interval in force over.
+  std::unique_ptr<pacer::Pacer> build(bool seed) const;
+  /// The pacer's step for config_.sim.step at time_scale_.
+  Nanos real_step() const;
+  /// The world time one pacer update of `step` advances.
+  Nanos world_step(Nanos step) const;
+  void render(const pacer::FramePlan& plan);
+  void update(Nanos step);
 
   const Clock& clock_;
   Waiter& waiter_;
   FrameTarget& target_;
   Scene& scene_;
   std::unique_ptr<pacer::Pacer> pacer_, next_pacer_;
+  std::string policy_;
+  pacer::PolicyConfig config_{};
+  double time_scale_ = 1.0;
+  Nanos pacer_step_{0};         ///< the step of the pacer in use (real time): world step / time scale
+  Nanos next_step_{0};          ///< the step of next_pacer_
+  bool rebuild_ = false;        ///< config_ or time_scale_ changed: a fresh pacer at the next boundary
+  bool paused_ = false, want_paused_ = false;
+  bool hold_next_ = false;      ///< hold the picture of the next frame (pause)
+  bool holding_ = false;        ///< the picture holds (alpha, world time) until the next fixed update
+  double held_alpha_ = 1.0;
+  Nanos held_world_{0};
+  Nanos pacer_sim_{0};          ///< the pacer's simulation time (its current state), as tracked
+  Nanos skip_until_{Nanos::min()};  ///< a fresh pacer's updates up to here are already simulated
   bool interpolate_ = true;
+  bool rendered_ = false;       ///< a frame was presented and its actions are still to run
+  Nanos world_previous_{0}, world_current_{0};
+  Nanos last_start_{-1};
+  FrameInfo info_{};
+  std::vector<InputEvent> input_;
+  RollingStats stats_;
   Nanos offset_{0};                          ///< loop time - clock time (backward steps absorbed)
   Nanos latest_{Nanos::min()};               ///< the latest loop time handed out
   std::int64_t clock_steps_back_ = 0;

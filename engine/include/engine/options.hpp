@@ -36,7 +36,11 @@ struct Options {
   std::int64_t capture_frame = -1;  ///< --capture-frame N (default: the last frame)
   bool no_interpolation = false;    ///< --no-interpolation (Space toggles at run time)
   bool quiet = false;               ///< --quiet: no status line each second
-  bool overlay = false;             ///< --overlay: the on-screen pacing overlay from the start (F3 / O toggle it)
+  bool overlay = false;             ///< --overlay: the on-screen pacing overlay from the start (F3 / O toggle it, with the demo keys)
+  /// The demo keys (engine/demo_keys.hpp: Esc, Space, P, +/-; run_app adds F3 / O for the
+  /// overlay). Opt-in: off unless a program turns them on (the balls samples do); with them
+  /// off the scene gets every key.
+  bool demo_keys = false;
   std::string waiter = "precise";   ///< --waiter precise|sleep
   double refresh_hz = -1;           ///< --refresh-hz HZ: the display's rate for whole-period intervals (0: none; default: the monitor's with fifo)
   std::int64_t resize_at = -1;      ///< --resize-at N: halve the window at frame N, restore at 2N (tests)

@@ -1,0 +1,24 @@
+// engine/log.hpp - the engine's own spdlog logger. The engine never touches spdlog's
+// default logger or its global pattern: it logs through "framepacer" (registered with
+// spdlog, made on first use with its own pattern, on stdout), or through a logger the host
+// hands it.
+//
+//   engine::logger()->info("loaded {} levels", n);          // [12:00:01.123] [info] loaded 3 levels
+//   engine::set_logger(spdlog::get("my_game"));             // the engine logs through the game's logger
+#pragma once
+
+#include <memory>
+
+namespace spdlog {
+class logger;
+}
+
+namespace engine {
+
+/// The logger the engine writes to: the host's (set_logger), else spdlog::get("framepacer"),
+/// else a new "framepacer" logger on stdout with the pattern "[%H:%M:%S.%e] [%l] %v".
+std::shared_ptr<spdlog::logger> logger();
+/// Log through `host` from now on (nullptr: the engine's own "framepacer" logger again).
+void set_logger(std::shared_ptr<spdlog::logger> host);
+
+}  // namespace engine

@@ -1,0 +1,50 @@
+// engine/window.hpp - a GLFW window whose input becomes engine::InputEvent (keys, mouse
+// buttons, cursor, scroll, resizes, focus). GLFW is initialised for its lifetime; the
+// window has no client API (GLFW_NO_API), ready for a Vulkan surface - the engine's
+// renderer's, or a game's own (glfwCreateWindowSurface(instance, window.handle(), ...)).
+//
+//   engine::Window window{"my game", 1280, 720};
+//   loop.poll = [&] {
+//     for (const engine::InputEvent& e : window.poll()) loop.push_input(e);
+//     return !window.should_close();
+//   };
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/input.hpp"
+
+struct GLFWwindow;
+
+namespace engine {
+
+struct WindowEvents;
+
+class Window {
+ public:
+  /// Throws std::runtime_error ("no display: ...") when GLFW cannot start or make the window.
+  Window(std::string_view title, std::uint32_t width, std::uint32_t height, bool resizable = true);
+  ~Window();
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  GLFWwindow* handle() const { return window_; }
+  bool should_close() const;
+  /// Processes pending window events (glfwPollEvents); returns the input since the last
+  /// call, in order.
+  std::vector<InputEvent> poll();
+  /// The framebuffer size in pixels (0x0 while minimized).
+  std::pair<std::uint32_t, std::uint32_t> framebuffer_size() const;
+  /// Asks the window system for a new size (screen coordinates).
+  void set_size(std::uint32_t width, std::uint32_t height);
+
+ private:
+  friend struct WindowEvents;
+  GLFWwindow* window_ = nullptr;
+  std::vector<InputEvent> events_;
+};
+
+}  // namespace engine
