@@ -198,10 +198,11 @@ TEST(VulkanOverlay, DrawnWindowedWithValidation) { expect_overlay_drawn("--prese
 
 TEST(VulkanOverlay, F3AndOToggleIt) {
   // Key presses sent to the sample's window (xdotool, scripts/deps.sh): F3 on, O off, F3 on.
+  // The window is found by the sample's pid: under ctest -j other samples' windows share the X server.
   if (run_command("command -v xdotool >/dev/null 2>&1").exit_code != 0) GTEST_SKIP() << "no xdotool";
   const std::string script =
       std::string{FP_SAMPLE} + " --duration 6 --quiet --size 640x360 > toggle.out 2>&1 & pid=$!; "
-      "w=$(xdotool search --sync --name bouncing_balls | head -1); sleep 1; "
+      "w=$(xdotool search --sync --pid $pid | head -1); sleep 1; "
       "xdotool key --window \"$w\" F3; sleep 1; xdotool key --window \"$w\" o; sleep 0.5; "
       "xdotool key --window \"$w\" F3; wait $pid; echo \"exit $?\"; cat toggle.out";
   const RunResult r = run_command("timeout 60 sh -c '" + script + "' 2>&1");
