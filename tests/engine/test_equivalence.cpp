@@ -17,6 +17,7 @@
 #include "pacer/os_sleep_model.hpp"
 #include "pacer/policies.hpp"
 #include "pacer/simulator.hpp"
+#include "virtual_display_target.hpp"
 
 using namespace engine;
 using pacer::Nanos;
@@ -44,26 +45,6 @@ class ModelWaiter final : public Waiter {
   ManualClock& clock_;
   pacer::SleepModel model_;
   WaitStats stats_;
-};
-
-/// Presents to the simulator's virtual display; acquiring blocks as its swapchain does.
-class VirtualDisplayTarget final : public FrameTarget {
- public:
-  VirtualDisplayTarget(ManualClock& clock, const pacer::DisplaySpec& spec) : clock_{clock}, display_{spec} {}
-  bool acquire() override {
-    clock_.set(display_.acquire(clock_.now()));
-    return true;
-  }
-  void draw(const DrawList&) override {}
-  pacer::PresentResult present(std::int64_t frame) override {
-    const pacer::Presented p = display_.present(frame, clock_.now());
-    return {p.display, p.replaced};
-  }
-  pacer::TimingSource timing_source() const override { return pacer::TimingSource::virtual_time; }
-
- private:
-  ManualClock& clock_;
-  pacer::DisplayModel display_;
 };
 
 /// A scene whose render and updates cost the workload's time on the manual clock.

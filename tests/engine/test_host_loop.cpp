@@ -14,6 +14,7 @@
 #include "pacer/log_writer.hpp"
 #include "pacer/policies.hpp"
 #include "pacer/simulator.hpp"
+#include "virtual_display_target.hpp"
 #include "pacer/stats.hpp"
 
 using namespace engine;
@@ -64,27 +65,6 @@ class Recorder final : public Scene {
   ManualClock& clock_;
 };
 
-/// Presents to the simulator's virtual display (fifo:60 here): acquiring blocks as its
-/// swapchain does, so planned presents are held and frames queue.
-class DisplayTarget final : public FrameTarget {
- public:
-  DisplayTarget(ManualClock& clock, const pacer::DisplaySpec& spec) : clock_{clock}, display_{spec} {}
-  bool acquire() override {
-    clock_.set(display_.acquire(clock_.now()));
-    return true;
-  }
-  void draw(const DrawList&) override {}
-  pacer::PresentResult present(std::int64_t frame) override {
-    const pacer::Presented p = display_.present(frame, clock_.now());
-    return {p.display, p.replaced};
-  }
-  pacer::TimingSource timing_source() const override { return pacer::TimingSource::virtual_time; }
-
- private:
-  ManualClock& clock_;
-  pacer::DisplayModel display_;
-};
-
 pacer::DisplaySpec fifo60() {
   pacer::SimOptions o;
   o.display = pacer::parse_display("fifo:60").value();
@@ -102,7 +82,7 @@ struct Rig {
   ManualClock clock;
   ManualWaiter waiter{clock};
   pacer::DisplaySpec display = fifo60();
-  DisplayTarget target{clock, display};
+  VirtualDisplayTarget target{clock, display};
   Recorder scene{clock};
   Loop loop{clock, waiter, target, scene};
   std::vector<pacer::FrameRecord> records;
