@@ -130,8 +130,8 @@ void expect_ball_where_the_log_says(const std::string& extra) {
 }
 
 /// Every frame's ms_gpu (the last column) is a finite time above 0: lavapipe's queue has
-/// timestamps, so each rendered frame is timed. The last frame may be NA: the run ends
-/// without waiting for its GPU work (docs/log-format.md).
+/// timestamps, so each rendered frame is timed. The last frames in flight (2) may be NA: the
+/// run ends without waiting for their GPU work (docs/log-format.md); a slow build (ASan) sees it.
 void expect_gpu_times(const std::string& extra) {
   const std::string csv = own_file("gpu", ".csv");
   const RunResult r = run("--frames 60 --quiet --log " + csv + " " + extra);
@@ -143,7 +143,7 @@ void expect_gpu_times(const std::string& extra) {
   const std::size_t gpu = column(rows[0], "ms_gpu");
   for (std::size_t i = 1; i < rows.size(); ++i) {
     ASSERT_EQ(rows[i].size(), rows[0].size());
-    if (i + 1 == rows.size() && rows[i][gpu] == "NA") continue;
+    if (i + 2 >= rows.size() && rows[i][gpu] == "NA") continue;  // the frames still in flight at the end
     ASSERT_NE(rows[i][gpu], "NA") << "frame " << rows[i][0];
     const double ms = std::stod(rows[i][gpu]);
     EXPECT_TRUE(std::isfinite(ms)) << rows[i][gpu];
