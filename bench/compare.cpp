@@ -25,6 +25,7 @@
 // the run, best). Exit 0 whether or not every row meets them (the tables say which miss
 // and why); 2 on a usage error; 1 when a trace cannot be read or an output written.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -191,18 +192,17 @@ struct Verdict {
   bool beats_peers = true;
   std::string peer_anims;  ///< "swappy 1.23, framepace 4.56"
   bool met() const { return anim_ok && stutter_ok && fps_ok && latency_ok && dropped_ok; }
+  /// Each criterion by name, in table order, with whether it is met.
+  std::array<std::pair<const char*, bool>, 5> criteria() const {
+    return {{{"anim", anim_ok}, {"stutter", stutter_ok}, {"fps", fps_ok}, {"latency", latency_ok}, {"dropped", dropped_ok}}};
+  }
   std::string misses() const {
     std::string m;
-    auto add = [&](bool ok, const char* what) {
-      if (ok) return;
+    for (const auto& [what, ok] : criteria()) {
+      if (ok) continue;
       if (!m.empty()) m += ", ";
       m += what;
-    };
-    add(anim_ok, "anim");
-    add(stutter_ok, "stutter");
-    add(fps_ok, "fps");
-    add(latency_ok, "latency");
-    add(dropped_ok, "dropped");
+    }
     return m;
   }
 };
@@ -361,11 +361,8 @@ void write_half(std::ostringstream& md, const char* title, const std::vector<Row
       ++met_rows;
       if (v.beats_peers) ++beat;
     }
-    for (const char* c : {"anim", "stutter", "fps", "latency", "dropped"}) {
-      const bool ok = std::string{c} == "anim" ? v.anim_ok : std::string{c} == "stutter" ? v.stutter_ok
-                      : std::string{c} == "fps" ? v.fps_ok : std::string{c} == "latency" ? v.latency_ok : v.dropped_ok;
+    for (const auto& [c, ok] : v.criteria())
       if (!ok) ++miss_by_criterion[c];
-    }
   }
   const int total = static_cast<int>(mine.size());
   md << "\n## " << title << "\n\n" << names.size() << " workloads x " << kScales.size() << " trace scales x "

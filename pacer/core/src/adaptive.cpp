@@ -472,8 +472,7 @@ void AdaptivePolicy::after_frame() {
   // A frame that missed, or would have missed starting one interval ahead, needs the depth.
   if (frame_.missed || (period_ > Nanos::zero() && render_cost_ + config_.present_margin > fixed_lead(1)))
     last_deep_frame_ = frame;
-  const unsigned window_mask = config_.miss_window >= 32 ? ~0u : (1u << config_.miss_window) - 1u;
-  if (std::popcount(miss_history_ & window_mask) == 0) missed_busy_.clear();
+  if (recent_misses() == 0) missed_busy_.clear();
   if (const auto d = decide_widen(miss)) {
     apply(*d, frame);
     return;
@@ -486,6 +485,11 @@ void AdaptivePolicy::after_frame() {
     return;
   }
   if (const auto d = decide_shrink()) apply(*d, frame);
+}
+
+int AdaptivePolicy::recent_misses() const {
+  const unsigned window_mask = config_.miss_window >= 32 ? ~0u : (1u << config_.miss_window) - 1u;
+  return std::popcount(miss_history_ & window_mask);
 }
 
 std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_cadence() const {
@@ -523,8 +527,7 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_cadence() const {
 
 std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) const {
   if (!miss) return std::nullopt;
-  const unsigned window_mask = config_.miss_window >= 32 ? ~0u : (1u << config_.miss_window) - 1u;
-  const int recent = std::popcount(miss_history_ & window_mask);
+  const int recent = recent_misses();
   // A queue absorbs costs that vary around the interval, not a mean above it: when the
   // recent frames (the longest left out) cost more than the interval on average, the
   // pushes will not stop by themselves.

@@ -138,6 +138,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   // ---- after a frame: observations, then one decision, applied in one place
   void after_frame();
   void observe_frame(std::int64_t frame, Nanos busy);
+  /// Frames among the last miss_window that missed.
+  int recent_misses() const;
   std::optional<Decision> decide_cadence() const;
   std::optional<Decision> decide_widen(bool miss) const;
   std::optional<Decision> decide_forgive(Nanos busy);
