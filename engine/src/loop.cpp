@@ -65,15 +65,21 @@ class Loop::Host final : public pacer::FrameHost {
     }
     loop_.target_.drain_gpu(sink);
   }
+  void poll_render_done(const std::function<void(std::int64_t, Nanos)>& sink) override {
+    if (!loop_.render_thread_) return;
+    drain();
+    for (const RenderThread::Learnt& r : ready_) sink(r.frame, r.at);
+    ready_.clear();
+  }
   std::optional<double> load_ms() const override {
     if (const double load = loop_.scene_.load_ms(); load > 0) return load;
     return std::nullopt;
   }
 
  private:
-  void drain() { loop_.render_thread_->drain(displays_, gpu_); }
+  void drain() { loop_.render_thread_->drain(displays_, gpu_, ready_); }
   Loop& loop_;
-  std::vector<RenderThread::Learnt> displays_, gpu_;  ///< learnt by the render thread, not yet handed over
+  std::vector<RenderThread::Learnt> displays_, gpu_, ready_;  ///< learnt by the render thread, not yet handed over
 };
 
 Loop::Loop(const Clock& clock, Waiter& waiter, FrameTarget& target, Scene& scene)

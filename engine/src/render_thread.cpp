@@ -35,12 +35,12 @@ void RenderThread::wait_idle() {
   if (error) std::rethrow_exception(error);
 }
 
-void RenderThread::drain(std::vector<Learnt>& displays, std::vector<Learnt>& gpu) {
+void RenderThread::drain(std::vector<Learnt>& displays, std::vector<Learnt>& gpu, std::vector<Learnt>& ready) {
   std::lock_guard lock{learnt_mutex_};
-  displays.insert(displays.end(), displays_.begin(), displays_.end());
-  gpu.insert(gpu.end(), gpu_.begin(), gpu_.end());
-  displays_.clear();
-  gpu_.clear();
+  for (auto [from, to] : {std::pair{&displays_, &displays}, std::pair{&gpu_, &gpu}, std::pair{&ready_, &ready}}) {
+    to->insert(to->end(), from->begin(), from->end());
+    from->clear();
+  }
 }
 
 void RenderThread::main() {
@@ -65,15 +65,17 @@ void RenderThread::main() {
 }
 
 void RenderThread::run(Job& job) {
+  const Nanos began = clock_.now();
   draw_.clear();
   scene_.render_state(job.info, *job.state, draw_);
   draw_.circles.insert(draw_.circles.end(), job.overlay.begin(), job.overlay.end());
   target_.draw(draw_);
-  if (job.present_at >= Nanos::zero()) {
-    // As on one thread: a present held to its planned time waits for the GPU work first.
-    target_.wait_drawn();
-    if (job.present_at > clock_.now()) waiter_.wait_until(job.present_at);
-  }
+  if (job.present_at >= Nanos::zero()) target_.wait_drawn();  // as on one thread: the GPU work first
+  // The frame's render work here, until it is ready to present: the pacer's render
+  // estimate (it plans the present that long after a frame's start). The simulation
+  // thread's own part (the wait for this thread, the capture) is its ms_render.
+  const Learnt ready{job.frame, clock_.now() - began};
+  if (job.present_at > clock_.now()) waiter_.wait_until(job.present_at);
   const pacer::PresentResult shown = target_.present(job.frame);
   const Nanos returned = clock_.now();
   std::vector<Learnt> displays, gpu;
@@ -86,6 +88,7 @@ void RenderThread::run(Job& job) {
   std::lock_guard lock{learnt_mutex_};
   displays_.insert(displays_.end(), displays.begin(), displays.end());
   gpu_.insert(gpu_.end(), gpu.begin(), gpu.end());
+  ready_.push_back(ready);
 }
 
 }  // namespace engine

@@ -40,7 +40,7 @@ class RenderThread {
   };
   struct Learnt {
     std::int64_t frame;
-    Nanos at;  ///< loop time (display) or duration (GPU)
+    Nanos at;  ///< loop time (display) or duration (GPU, ready)
   };
 
   /// Starts the thread. `clock` must run by itself (a real clock): the present hold waits on it.
@@ -57,8 +57,9 @@ class RenderThread {
   /// Blocks until every posted job is drawn and presented; rethrows an exception the
   /// render thread caught (a lost device or surface) once.
   void wait_idle();
-  /// Display times and GPU times learnt since the last call (loop time), in order.
-  void drain(std::vector<Learnt>& displays, std::vector<Learnt>& gpu);
+  /// Display times, GPU times and render times (this thread's work on a frame until it was
+  /// ready to present) learnt since the last call, in order.
+  void drain(std::vector<Learnt>& displays, std::vector<Learnt>& gpu, std::vector<Learnt>& ready);
 
  private:
   void main();
@@ -75,7 +76,7 @@ class RenderThread {
   std::atomic<std::uint64_t> done_{0};      ///< the serial of the latest job finished
   std::atomic<bool> stop_{false};
   std::mutex learnt_mutex_;                 ///< guards the two lists and error_
-  std::vector<Learnt> displays_, gpu_;
+  std::vector<Learnt> displays_, gpu_, ready_;
   std::exception_ptr error_;
   std::thread thread_;
 };

@@ -23,7 +23,7 @@
 #include "engine/scene.hpp"
 #include "pacer/interpolation.hpp"
 #include "pacer/load_profile.hpp"
-#include "pacer/random.hpp"
+#include "ball_motion.hpp"
 #include "timed_load.hpp"
 
 namespace samples {
@@ -70,7 +70,7 @@ class BallsScene final : public engine::Scene {
     const double dt = static_cast<double>(step.count()) / 1e9;
     for (Ball& b : balls_) {
       pacer::Vec2 p = b.position.current() + b.velocity * dt;
-      if (!config_.pixel_test) bounce(b, p);
+      if (!config_.pixel_test) bounce(p, b.velocity, b.radius, width_, height_);
       b.position.set(p);
     }
   }
@@ -152,30 +152,14 @@ class BallsScene final : public engine::Scene {
                         static_cast<float>(test_radius), 0xff0000ff});
       return;
     }
-    pacer::SplitMix64 rng{config_.seed};
-    const auto uniform = [&rng](double lo, double hi) { return lo + (hi - lo) * rng.unit(); };
-    for (int i = 0; i < config_.balls; ++i) {
-      const auto r = static_cast<float>(uniform(4, 14));
-      const pacer::Vec2 p{uniform(r, width_ - r), uniform(r, height_ - r)};
-      const double angle = uniform(0, 6.283185307179586), speed = uniform(120, 480);
-      const auto channel = [&] { return static_cast<std::uint32_t>(uniform(80, 255)); };
-      const std::uint32_t rgba = channel() << 24 | channel() << 16 | channel() << 8 | 0xffu;
-      balls_.push_back({pacer::Interpolated<pacer::Vec2>{p}, {speed * std::cos(angle), speed * std::sin(angle)}, r, rgba});
-    }
+    for (const BallStart& b : spawn_balls(config_.balls, width_, height_, config_.seed))
+      balls_.push_back({pacer::Interpolated<pacer::Vec2>{b.position}, b.velocity, b.radius, b.rgba});
   }
 
   /// Seconds since the first render began: the clock of timed load phases (0 before it).
   double seconds() const {
     if (!first_render_) return 0;
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - *first_render_).count();
-  }
-
-  void bounce(Ball& b, pacer::Vec2& p) const {
-    const double r = b.radius, w = width_, h = height_;
-    if (p.x < r) { p.x = 2 * r - p.x; b.velocity.x = std::abs(b.velocity.x); }
-    if (p.x > w - r) { p.x = 2 * (w - r) - p.x; b.velocity.x = -std::abs(b.velocity.x); }
-    if (p.y < r) { p.y = 2 * r - p.y; b.velocity.y = std::abs(b.velocity.y); }
-    if (p.y > h - r) { p.y = 2 * (h - r) - p.y; b.velocity.y = -std::abs(b.velocity.y); }
   }
 
   Config config_;

@@ -84,8 +84,10 @@ void AdaptivePolicy::on_present_call(Nanos call) {
 
 void AdaptivePolicy::on_observe_gpu(std::int64_t frame, Nanos gpu) {
   if (frame < last_gpu_frame_) return;  // an older frame's, reported late
+  // Two reports for one frame (a render thread's ready time and its GPU time): the longer.
+  const Nanos before = frame == last_gpu_frame_ ? last_gpu_ : Nanos::zero();
   last_gpu_frame_ = frame;
-  last_gpu_ = std::max(gpu, Nanos::zero());
+  last_gpu_ = std::max({gpu, before, Nanos::zero()});
 }
 
 void AdaptivePolicy::on_end_update(Nanos now) {

@@ -43,6 +43,10 @@ void FrameDriver::deliver_displays() {
 }
 
 void FrameDriver::deliver_gpu() {
+  // A render thread's frames: how long each took from its start until ready to present.
+  host_.poll_render_done([this](std::int64_t frame, Nanos done) {
+    if (pacer_ && frame >= first_) pacer_->observe_gpu(frame - first_, done);
+  });
   // GPU times the host's timestamp queries learnt: into their records, and to the pacer.
   if (!host_.reports_gpu()) return;
   host_.poll_gpu([this](std::int64_t frame, Nanos gpu) {

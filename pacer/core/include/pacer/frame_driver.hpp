@@ -73,6 +73,10 @@ class FrameHost {
   virtual bool reports_gpu() const { return false; }
   /// Hands over (loop frame index, GPU time) pairs learnt since the last call.
   virtual void poll_gpu(const std::function<void(std::int64_t, Nanos)>& /*sink*/) {}
+  /// For frames drawn off the loop's thread (a render thread): hands over (loop frame index,
+  /// the render work there until the frame was ready to present) as they finish. The pacer
+  /// takes it as that frame's work, as a GPU time (Pacer::observe_gpu); the log does not.
+  virtual void poll_render_done(const std::function<void(std::int64_t, Nanos)>& /*sink*/) {}
   /// The workload's render cost of the frame just rendered (load_ms), if known.
   virtual std::optional<double> load_ms() const { return std::nullopt; }
 };
