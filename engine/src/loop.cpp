@@ -79,7 +79,7 @@ void Loop::set_pacer(std::unique_ptr<pacer::Pacer> pacer) {
   next_pacer_ = std::move(pacer);
   policy_.clear();  // the loop cannot rebuild a pacer it did not make
   time_scale_ = 1.0;
-  rebuild_ = false;
+  restep_ = false;
   next_step_ = Nanos{0};  // unknown: world steps are the pacer's own
 }
 
@@ -111,7 +111,7 @@ void Loop::set_policy(std::string_view name, const pacer::PolicyConfig& config) 
     throw;
   }
   next_step_ = real_step();
-  rebuild_ = false;
+  restep_ = false;  // built with the step and scale in force
 }
 
 void Loop::set_pacing(const pacer::PolicyConfig& config) {
@@ -151,7 +151,7 @@ void Loop::set_step(Nanos step) {
     config_.sim.step = old;
     throw;
   }
-  rebuild_ = true;
+  restep_ = true;
 }
 
 void Loop::set_time_scale(double scale) {
@@ -166,7 +166,7 @@ void Loop::set_time_scale(double scale) {
     time_scale_ = old;
     throw;
   }
-  rebuild_ = true;
+  restep_ = true;
 }
 
 void Loop::pause() {
@@ -183,10 +183,27 @@ void Loop::apply_changes() {
     // the first fixed update (the pacer ran on, so there is no debt and no burst).
     if (paused_) hold_next_ = true;
   }
-  if (rebuild_) {
-    next_pacer_ = build(true);
-    next_step_ = real_step();
-    rebuild_ = false;
+  if (restep_) {
+    // A step or time-scale change: the pacer to be used takes the new (real-time) step in
+    // place and keeps its state (interval, vblank grid, estimates, owed time): no
+    // relearning, nothing dropped. A pacer that cannot (or is not between frames: a
+    // frame given up while minimized) is rebuilt, seeded with the interval in force.
+    restep_ = false;
+    pacer::Pacer* const to_use = next_pacer_ ? next_pacer_.get() : pacer_.get();
+    bool in_place = false;
+    try {
+      in_place = to_use != nullptr && to_use->set_step(real_step());
+    } catch (const std::logic_error&) {
+      in_place = false;
+    }
+    if (!in_place) {
+      next_pacer_ = build(true);
+      next_step_ = real_step();
+    } else if (to_use == pacer_.get()) {
+      pacer_step_ = real_step();
+    } else {
+      next_step_ = real_step();
+    }
   }
   if (next_pacer_) {
     if (pacer_) {
@@ -205,14 +222,18 @@ void Loop::apply_changes() {
     pacer_ = std::move(next_pacer_);
     pacer_step_ = next_step_;
   }
+  // The world step and scale of the updates from here on (until the next boundary, even
+  // when the host changes them in between).
+  applied_scale_ = time_scale_;
+  applied_world_step_ = config_.sim.step;
 }
 
 // ------------------------------------------------------------------ the frame
 
 Nanos Loop::world_step(Nanos step) const {
-  if (policy_.empty() || time_scale_ == 1.0) return step;
-  if (step == pacer_step_) return config_.sim.step;  // the fixed step stays fixed
-  return scaled(step, time_scale_);                  // a variable step (the variable policy)
+  if (policy_.empty() || applied_scale_ == 1.0) return step;
+  if (step == pacer_step_) return applied_world_step_;  // the fixed step stays fixed
+  return scaled(step, applied_scale_);                  // a variable step (the variable policy)
 }
 
 void Loop::update(Nanos step) {

@@ -70,8 +70,8 @@ class Loop {
 
   // ---- the policy and its configuration: every change takes effect at the next frame boundary
 
-  /// A pacer made by the host (the loop cannot rebuild it: pause, time scale and step
-  /// changes need set_policy and throw std::logic_error without it).
+  /// A pacer made by the host (the loop knows neither its policy nor its world step: pause,
+  /// time scale and step changes need set_policy and throw std::logic_error without it).
   void set_pacer(std::unique_ptr<pacer::Pacer> pacer);
   /// The named policy with `config` (its sim.step is the world's fixed step), from the next
   /// frame (P cycles policies this way). Throws std::invalid_argument for an unknown name or
@@ -85,10 +85,12 @@ class Loop {
   /// framepace's frame-time limit. false (nothing changes) for a policy without a target.
   bool set_target_interval(Nanos interval);
   /// The fixed step of fixed_update (world time). Throws std::invalid_argument unless
-  /// 0 < step <= 1 h.
+  /// 0 < step <= 1 h. At the next frame boundary the pacer in use takes the new step in
+  /// place (pacer::Pacer::set_step): its interval, vblank grid and estimates carry on.
   void set_step(Nanos step);
   /// World time runs at `scale` x real time (the fixed step stays fixed: the updates come
   /// scale times as often). Throws std::invalid_argument unless 1/1000 <= scale <= 1000.
+  /// In place at the next frame boundary, as set_step (the pacer's step is step / scale).
   void set_time_scale(double scale);
   /// World time stops at the next frame: no fixed updates, no debt, the picture holds
   /// (the same alpha), frames go on being paced, rendered and presented (update() gets dt 0).
@@ -101,7 +103,7 @@ class Loop {
 
   const pacer::Pacer* pacer() const { return pacer_.get(); }
   /// The policy's name and config as last set (set_policy, set_pacing, set_step...): what
-  /// the next rebuild uses. Empty name: a pacer made by the host (set_pacer).
+  /// set_pacing and set_target_interval build on. Empty name: a pacer made by the host (set_pacer).
   const std::string& policy() const { return policy_; }
   const pacer::PolicyConfig& pacing() const { return config_; }
   Nanos step() const { return config_.sim.step; }
@@ -150,7 +152,7 @@ class Loop {
 
  private:
   class Host;
-  /// Applies the changes asked for since the last frame (pacer, pause, rebuilds).
+  /// Applies the changes asked for since the last frame (pacer, pause, step and scale).
   void apply_changes();
   /// A pacer for config_ at time_scale_; `seed` carries the interval in force over.
   std::unique_ptr<pacer::Pacer> build(bool seed) const;
@@ -171,7 +173,9 @@ class Loop {
   double time_scale_ = 1.0;
   Nanos pacer_step_{0};         ///< the step of the pacer in use (real time): world step / time scale
   Nanos next_step_{0};          ///< the step of next_pacer_
-  bool rebuild_ = false;        ///< config_ or time_scale_ changed: a fresh pacer at the next boundary
+  bool restep_ = false;         ///< the step or time_scale_ changed: the pacer's step at the next boundary
+  double applied_scale_ = 1.0;  ///< time_scale_ as of the last boundary (the updates until the next)
+  Nanos applied_world_step_{0};  ///< config_.sim.step as of the last boundary
   bool paused_ = false, want_paused_ = false;
   bool hold_next_ = false;      ///< hold the picture of the next frame (pause)
   bool holding_ = false;        ///< the picture holds (alpha, world time) until the next fixed update
