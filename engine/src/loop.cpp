@@ -295,6 +295,14 @@ void Loop::render(const pacer::FramePlan& plan) {
 bool Loop::frame() {
   if (!pacer_ && !next_pacer_) throw std::logic_error("engine::Loop: no pacer set");
   try {
+    if (presenting_) {
+      // pump() left this frame's present held: hold it here, as render_frame() would have.
+      presenting_ = false;
+      driver_->render_frame();
+      rendered_ = true;
+      if (on_presented) on_presented(driver_->plan());
+      return true;
+    }
     if (rendered_) {
       rendered_ = false;
       driver_->run_actions();  // the previous frame's updates and waits
@@ -313,8 +321,55 @@ bool Loop::frame() {
   }
 }
 
+PumpResult Loop::pump() {
+  if (!pacer_ && !next_pacer_) throw std::logic_error("engine::Loop::pump: no pacer set");
+  using Stop = pacer::FrameDriver::Stop;
+  PumpResult out;
+  try {
+    for (;;) {
+      if (presenting_ || !rendered_) {
+        if (!presenting_) {
+          // The next frame is due: one a call.
+          if (out.presented) break;
+          if (poll && !poll()) {
+            out.running = false;
+            break;
+          }
+          apply_changes();
+        }
+        const Stop s = driver_->render_due();
+        if (s == Stop::gave_up) {  // the window closed while minimized
+          out.running = false;
+          break;
+        }
+        if (s == Stop::hold) {
+          presenting_ = true;
+          out.next = driver_->due();
+          return out;
+        }
+        presenting_ = false;
+        rendered_ = true;
+        out.presented = true;
+        if (on_presented) on_presented(driver_->plan());
+      }
+      // The frame's updates, and its wait for the next frame.
+      if (driver_->actions_due() == Stop::wait) {
+        out.next = driver_->due();
+        return out;
+      }
+      rendered_ = false;  // the pacer says render: the next frame is due now
+    }
+  } catch (...) {
+    driver_->flush_presented();  // as frame(): the frames already presented reach on_record
+    throw;
+  }
+  out.next = now();
+  return out;
+}
+
 void Loop::finish() {
   rendered_ = false;
+  presenting_ = false;
   driver_->finish();
 }
 

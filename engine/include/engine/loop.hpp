@@ -19,6 +19,13 @@
 //   while (loop.frame()) { /* the host's own work between frames */ }
 //   loop.finish();                        // closes the last frame: the same log as run()
 //
+// Or never waiting, from a callback that must return at once (a browser's
+// requestAnimationFrame, an editor's idle handler): pump() runs what is due and says when
+// the next thing is due.
+//
+//   engine::PumpResult r = loop.pump();   // a frame when due, its updates; then returns
+//   schedule_callback_at(r.next);         // call pump() again at or after r.next (loop.now())
+//
 // frame() runs the previous frame's fixed updates and waits (as the pacer says), then
 // poll(), then renders and presents the next frame. The target may be the host's own
 // renderer (a FrameTarget: acquire, draw, present): the host presents, the loop says when
@@ -59,6 +66,13 @@ struct RunResult {
   std::int64_t frames = 0;
   Nanos duration{0};
   bool quit_requested = false;  ///< stopped by poll() / a closed window, not by a limit
+};
+
+/// What Loop::pump() did, and when to call it again.
+struct PumpResult {
+  bool running = true;     ///< false: poll() or the target quit (as frame() false): call finish()
+  bool presented = false;  ///< this call presented a frame
+  Nanos next{0};           ///< call pump() again at or after this time (the loop's clock, now())
 };
 
 class Loop {
@@ -138,7 +152,19 @@ class Loop {
   /// present. false: poll() or the target (a window closed while minimized) quit, and no
   /// frame was presented by this call. Call finish() when done.
   bool frame();
-  /// Ends a step-wise run: closes the last frame and hands every record to on_record.
+  /// One step that never waits: runs what is due at now() and returns when the next thing
+  /// is due. A call presents at most one frame: the previous frame's updates, poll(), the
+  /// render and the present (when it is due), then the frame's updates; it returns at the
+  /// first wait or hold whose deadline is still ahead (`next` = that deadline) or, after a
+  /// present, when the pacer asks for the next frame at once (`next` = now()). A call
+  /// before `next` does nothing and returns the same `next`. The pacer sees the protocol
+  /// calls frame() makes (a wait or hold is taken as woken when the call comes, at or
+  /// after its deadline): a host calling back at each `next` writes run()'s log. frame(),
+  /// run() and finish() may follow (they wait for what is pending). The target's acquire()
+  /// is the host's: it should not block here.
+  PumpResult pump();
+  /// Ends a step-wise run: closes the last frame and hands every record to on_record (a
+  /// present pump() left held is made at once).
   void finish();
   /// Frames presented by frame() / run() since the loop was made.
   std::int64_t frames() const { return driver_->frames(); }
@@ -185,6 +211,7 @@ class Loop {
   Nanos skip_until_{Nanos::min()};  ///< a fresh pacer's updates up to here are already simulated
   bool interpolate_ = true;
   bool rendered_ = false;       ///< a frame was presented and its actions are still to run
+  bool presenting_ = false;     ///< pump() left a frame rendered, its present held (driver suspended)
   Nanos world_previous_{0}, world_current_{0};
   Nanos last_start_{-1};
   FrameInfo info_{};
