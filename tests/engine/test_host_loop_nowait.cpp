@@ -109,7 +109,27 @@ Pumped pump_until_quit(Rig& rig) {
 
 class PumpEveryPolicy : public ::testing::TestWithParam<std::string_view> {};
 
+// [example]
+/// A browser's main loop callback (emscripten_set_main_loop, requestAnimationFrame) or an
+/// editor's idle handler: it must return at once, so it pumps and says when to come back.
+engine::PumpResult on_animation_frame(engine::Loop& loop) {
+  const engine::PumpResult r = loop.pump();  // what is due now: a frame, its updates; never waits
+  if (!r.running) loop.finish();             // poll() or the window quit: the last records
+  return r;                                  // call again at or after r.next (loop.now()'s clock)
+}
+// [example]
+
 }  // namespace
+
+TEST(HostLoopPump, TheDocumentedCallbackRunsTheLoop) {
+  Rig rig{"adaptive", "fifo:60", 100};
+  for (;;) {
+    const PumpResult r = on_animation_frame(rig.loop);
+    if (!r.running) break;
+    if (r.next > rig.loop.now()) rig.clock.set(r.next);  // the browser calls back later
+  }
+  EXPECT_EQ(rig.records.size(), 100u);
+}
 
 TEST_P(PumpEveryPolicy, AHostCallingBackAtEachDeadlineWritesRunsLog) {
   for (const std::string_view display : {"fifo:60", "mailbox:60", "immediate", "immediate:60"}) {
