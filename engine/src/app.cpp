@@ -233,7 +233,9 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
                    {"initial_interval_ms", std::to_string(pacer::to_ms(o.pacing.adaptive.initial_interval))},
                    {"load", o.load_description},
                    {"headless", o.headless ? "true" : "false"},
-                   {"waiter", o.waiter}};
+                   {"waiter", o.waiter},
+                   {"render_thread", o.render_thread ? "true" : "false"},
+                   {"render", o.no_interpolation ? "current" : o.extrapolate ? "extrapolate" : "interpolate"}};
     // run.csv -> run.meta.json (the sidecar beside the log)
     const std::string meta_path =
         o.log_path.empty() ? std::string{} : std::filesystem::path{o.log_path}.replace_extension(".meta.json").string();
@@ -298,6 +300,8 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     Loop loop{clock, *waiter, target, scene};
     loop.set_policy(pacer::policy_names()[policy_index(o.policy)], pacing);
     loop.set_interpolate(!o.no_interpolation);
+    loop.set_extrapolate(o.extrapolate);
+    if (o.render_thread) loop.set_render_thread(true);  // throws for a scene without a RenderState
 
     // The pacing overlay (docs/overlay.md): --overlay, F3 or O.
     Overlay overlay;
@@ -305,7 +309,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     auto show_overlay = [&](bool on) {
       overlay_on = on;
       if (on) overlay.build(loop.pacer() ? loop.pacer()->interval() : Nanos{0});
-      target.overlay = on ? &overlay.shapes() : nullptr;
+      loop.set_overlay(on ? &overlay.shapes() : nullptr);
     };
     show_overlay(overlay_on);
 
@@ -322,8 +326,11 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
       if (overlay_on) overlay.build(loop.pacer()->interval());  // for the next frame
       const std::int64_t want = o.capture_frame >= 0 ? o.capture_frame : (o.frames > 0 ? o.frames - 1 : -1);
       if (!o.capture_path.empty() && !captured && frame == want) {
-        captured = gpu->capture_ppm(o.capture_path);
-        if (captured) lg->info("captured frame {} to {}", frame, o.capture_path);
+        // The image just presented (with a render thread: once it is, before the next draw).
+        loop.when_target_idle([&, frame] {
+          captured = gpu->capture_ppm(o.capture_path);
+          if (captured) lg->info("captured frame {} to {}", frame, o.capture_path);
+        });
       }
       if (window && o.resize_at > 0 && (frame == o.resize_at || frame == 2 * o.resize_at)) {
         const bool shrink = frame == o.resize_at;
@@ -341,7 +348,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
       if (!window) return true;
       for (const InputEvent& e : window->poll()) {
         if (e.kind == InputEvent::Kind::resize) {
-          target.notify_resized();
+          loop.when_target_idle([&] { target.notify_resized(); });
           scene.resize(e.width, e.height);
         }
         // The overlay's keys (F3, O) go with the demo keys (opt-in).

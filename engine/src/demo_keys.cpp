@@ -17,6 +17,10 @@ DemoKey demo_key(const InputEvent& e, Loop& loop, Scene& scene) {
       loop.set_interpolate(!loop.interpolate());
       logger()->info("interpolation {}", loop.interpolate() ? "on" : "off");
       return DemoKey::handled;
+    case 'X':
+      loop.set_extrapolate(!loop.extrapolate());
+      logger()->info("extrapolation {}", loop.extrapolate() ? "on" : "off");
+      return DemoKey::handled;
     case 'P': {
       if (loop.policy().empty()) return DemoKey::none;
       const auto names = pacer::policy_names();

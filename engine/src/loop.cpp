@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "render_thread.hpp"
+
 namespace engine {
 
 namespace {
@@ -21,10 +23,14 @@ class Loop::Host final : public pacer::FrameHost {
  public:
   explicit Host(Loop& loop) : loop_{loop} {}
   Nanos now() override { return loop_.now(); }
-  bool acquire() override { return loop_.target_.acquire(); }
+  bool acquire() override {
+    loop_.target_idle();  // a render thread leaves the target alone from here to the next post
+    return loop_.target_.acquire();
+  }
   bool wait_until_ready() override { return loop_.target_.wait_until_ready(); }
   void render(const pacer::FramePlan& plan) override { loop_.render(plan); }
   pacer::PresentResult present(std::int64_t frame) override {
+    if (loop_.render_thread_) return {};  // the render thread presents; its times come through poll_displays
     pacer::PresentResult shown = loop_.target_.present(frame);
     if (shown.display) *shown.display += loop_.offset_;  // the clock's time -> the loop's
     return shown;
@@ -32,21 +38,42 @@ class Loop::Host final : public pacer::FrameHost {
   void update(Nanos step) override { loop_.update(step); }
   // The waiter waits on the clock itself: the loop's deadline less the offset.
   void wait_until(Nanos deadline) override { loop_.waiter_.wait_until(deadline - loop_.offset_); }
+  // With a render thread the hold is the render thread's (before its present).
+  void hold_until(Nanos deadline) override {
+    if (!loop_.render_thread_) wait_until(deadline);
+  }
   pacer::TimingSource timing_source() const override { return loop_.target_.timing_source(); }
-  bool reports_display() const override { return loop_.target_.reports_display(); }
+  // A render thread reports every frame's display time: the target's, or when its present returned.
+  bool reports_display() const override { return loop_.render_thread_ || loop_.target_.reports_display(); }
   void poll_displays(const std::function<void(std::int64_t, Nanos)>& sink) override {
+    if (loop_.render_thread_) {
+      drain();
+      for (const RenderThread::Learnt& d : displays_) sink(d.frame, d.at);
+      displays_.clear();
+      return;
+    }
     const Nanos offset = loop_.offset_;
     loop_.target_.drain_displayed([&](std::int64_t frame, Nanos shown) { sink(frame, shown + offset); });
   }
   bool reports_gpu() const override { return loop_.target_.reports_gpu(); }
-  void poll_gpu(const std::function<void(std::int64_t, Nanos)>& sink) override { loop_.target_.drain_gpu(sink); }
+  void poll_gpu(const std::function<void(std::int64_t, Nanos)>& sink) override {
+    if (loop_.render_thread_) {
+      drain();
+      for (const RenderThread::Learnt& g : gpu_) sink(g.frame, g.at);
+      gpu_.clear();
+      return;
+    }
+    loop_.target_.drain_gpu(sink);
+  }
   std::optional<double> load_ms() const override {
     if (const double load = loop_.scene_.load_ms(); load > 0) return load;
     return std::nullopt;
   }
 
  private:
+  void drain() { loop_.render_thread_->drain(displays_, gpu_); }
   Loop& loop_;
+  std::vector<RenderThread::Learnt> displays_, gpu_;  ///< learnt by the render thread, not yet handed over
 };
 
 Loop::Loop(const Clock& clock, Waiter& waiter, FrameTarget& target, Scene& scene)
@@ -58,7 +85,7 @@ Loop::Loop(const Clock& clock, Waiter& waiter, FrameTarget& target, Scene& scene
   scene_.attached(*this);
 }
 
-Loop::~Loop() = default;
+Loop::~Loop() = default;  // a render thread finishes its job and is joined
 
 Nanos Loop::now() {
   Nanos t = clock_.now() + offset_;
@@ -169,6 +196,26 @@ void Loop::set_time_scale(double scale) {
   restep_ = true;
 }
 
+void Loop::set_render_thread(bool on) {
+  if (on && !scene_.make_render_state())
+    throw std::logic_error("engine::Loop::set_render_thread: the scene has no RenderState (Scene::make_render_state)");
+  want_render_thread_ = on;
+}
+
+void Loop::when_target_idle(std::function<void()> fn) {
+  if (!render_thread_) {
+    fn();
+    return;
+  }
+  idle_calls_.push_back(std::move(fn));
+}
+
+void Loop::target_idle() {
+  if (render_thread_) render_thread_->wait_idle();
+  auto calls = std::exchange(idle_calls_, {});
+  for (auto& fn : calls) fn();
+}
+
 void Loop::pause() {
   if (policy_.empty()) throw std::logic_error("engine::Loop::pause: no policy set by name (set_policy)");
   want_paused_ = true;
@@ -177,6 +224,16 @@ void Loop::pause() {
 void Loop::resume() { want_paused_ = false; }
 
 void Loop::apply_changes() {
+  if (want_render_thread_ != (render_thread_ != nullptr)) {
+    if (want_render_thread_) {
+      render_thread_ = std::make_unique<RenderThread>(clock_, target_, scene_);
+    } else {
+      // Back on one thread: the last frame drawn there is presented; its display and GPU
+      // times, if not yet handed over, are dropped (its record says NA).
+      target_idle();
+      render_thread_.reset();
+    }
+  }
   if (want_paused_ != paused_) {
     paused_ = want_paused_;
     // Pause: this frame is drawn as planned, then held. Resume: the picture holds until
@@ -277,19 +334,42 @@ void Loop::render(const pacer::FramePlan& plan) {
     held_alpha_ = f.alpha;
     held_world_ = f.world_time;
   }
+  f.extrapolate = extrapolate_;
+  f.render_thread = render_thread_ != nullptr;
   info_ = f;
 
   std::vector<InputEvent> events;
   events.swap(input_);
   for (const InputEvent& e : events) scene_.on_input(e);
   scene_.update(f.dt, f);
+  if (render_thread_) {
+    post_render(f, plan);
+    info_.plan = nullptr;
+    return;
+  }
   draw_.clear();
   scene_.render_frame(f, draw_);
   info_.plan = nullptr;
+  if (overlay_) draw_.circles.insert(draw_.circles.end(), overlay_->begin(), overlay_->end());
   target_.draw(draw_);
   // A present held to a planned time must not wait behind GPU work: the frame is
   // finished first, as part of its render (the policy's render estimate includes it).
   if (plan.present_at >= Nanos::zero()) target_.wait_drawn();
+}
+
+void Loop::post_render(const FrameInfo& f, const pacer::FramePlan& plan) {
+  // The render thread is idle (acquire waited for it): the back slot is this thread's.
+  RenderThread::Job& job = render_thread_->next_job();
+  if (!job.state) job.state = scene_.make_render_state();
+  scene_.capture(f, *job.state);
+  job.frame = driver_->frames();
+  job.info = f;
+  job.info.plan = nullptr;
+  job.offset = offset_;
+  job.present_at = plan.present_at >= Nanos::zero() ? plan.present_at - offset_ : Nanos{-1};
+  job.overlay.clear();
+  if (overlay_) job.overlay.assign(overlay_->begin(), overlay_->end());
+  render_thread_->post();
 }
 
 bool Loop::frame() {
@@ -369,7 +449,8 @@ PumpResult Loop::pump() {
 
 void Loop::finish() {
   rendered_ = false;
-  presenting_ = false;
+  presenting_ = false;  // (the driver presents a frame pump() left held)
+  target_idle();  // the last frame presented, its times handed over
   driver_->finish();
 }
 

@@ -92,6 +92,8 @@ void Cli::add_common(Options& o) {
   app.add_option("--capture-frame", o.capture_frame, "which frame --capture saves (default: the last)")
       ->type_name("N")->transform(fpcli::whole(0, kMaxFrames));
   app.add_flag("--no-interpolation", o.no_interpolation, "render the current state (Space toggles)");
+  app.add_flag("--extrapolate", o.extrapolate, "render the newest state projected to the frame's world time (X toggles)");
+  app.add_flag("--render-thread", o.render_thread, "draw and present on a render thread while the updates run");
   app.add_flag("--quiet", o.quiet, "no status line each second");
   app.add_flag("--overlay", o.overlay, "show the pacing overlay (frame-time graph, numbers; F3 or O toggles)");
   app.add_option("--waiter", o.waiter, "precise (sleep + spin, default) | sleep")->type_name("KIND")->check(fpcli::one_of({"precise", "sleep"}));

@@ -22,8 +22,6 @@ void VulkanTarget::draw(const DrawList& list) {
   circles_.clear();
   circles_.reserve(list.circles.size());
   for (const Circle& c : list.circles) circles_.push_back({c.x, c.y, c.radius, c.rgba});
-  if (overlay)
-    for (const Circle& c : *overlay) circles_.push_back({c.x, c.y, c.radius, c.rgba});
   if (list.gpu_load != gpu_.gpu_load()) gpu_.set_gpu_load(list.gpu_load);
   gpu_.draw(circles_, list.clear_rgba);
 }

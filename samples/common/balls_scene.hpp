@@ -75,19 +75,45 @@ class BallsScene final : public engine::Scene {
     }
   }
 
-  void render(double alpha, engine::DrawList& out) override {
-    if (!first_render_) first_render_ = std::chrono::steady_clock::now();
-    const double t = seconds();
-    load_ms_ = config_.render.ms(frame_, t) + extra_render_ms_;
-    burn(load_ms_);
-    out.gpu_load = static_cast<std::uint32_t>(std::lround(config_.gpu.ms(frame_, t)));
-    ++frame_;
-    out.clear_rgba = 0x000000ff;
-    out.circles.reserve(balls_.size());
-    for (const Ball& b : balls_) {
-      const pacer::Vec2 p = b.position.at(alpha);
-      out.circles.push_back({static_cast<float>(p.x), static_cast<float>(p.y), b.radius, b.rgba});
-    }
+  /// One render's load: CPU ms (burnt where the drawing happens) and GPU iterations.
+  struct FrameLoad {
+    double cpu_ms = 0;
+    std::uint32_t gpu = 0;
+  };
+
+  // One thread: draw the live balls. With a render thread (--render-thread): capture()
+  // copies them on the simulation thread, render_state() draws the copy on the render
+  // thread. Either way the frame's load is chosen on the simulation thread (the log's
+  // load column) and burnt where the drawing happens.
+  void render_frame(const engine::FrameInfo& frame, engine::DrawList& out) override {
+    const FrameLoad load = next_load();
+    burn(load.cpu_ms);
+    draw(balls_, frame, load, out);
+  }
+
+  struct State final : engine::RenderState {
+    std::vector<Ball> balls;
+    FrameLoad load;
+  };
+  std::unique_ptr<engine::RenderState> make_render_state() const override { return std::make_unique<State>(); }
+  void capture(const engine::FrameInfo&, engine::RenderState& into) override {
+    auto& s = static_cast<State&>(into);
+    s.balls = balls_;  // the slot's vector keeps its capacity: no allocation after the first frames
+    s.load = next_load();
+  }
+  void render_state(const engine::FrameInfo& frame, const engine::RenderState& state, engine::DrawList& out) override {
+    const auto& s = static_cast<const State&>(state);
+    burn(s.load.cpu_ms);
+    draw(s.balls, frame, s.load, out);
+  }
+
+  /// Where a ball is drawn: the blend of its last two states at the frame's alpha, or
+  /// (FrameInfo::extrapolate) its newest state moved on with its velocity to the frame's
+  /// world time, which goes past a wall the ball has just bounced off.
+  static pacer::Vec2 shown(const Ball& b, const engine::FrameInfo& frame) {
+    if (!frame.extrapolate) return b.position.at(frame.alpha);
+    const double ahead_s = static_cast<double>((frame.world_time - frame.world_current).count()) / 1e9;
+    return b.position.current() + b.velocity * ahead_s;
   }
 
   std::string adjust_load(int direction) override {
@@ -97,6 +123,29 @@ class BallsScene final : public engine::Scene {
   double load_ms() const override { return load_ms_; }
 
  private:
+  /// The next render's load (the profiles' frame index and run time); the log's load column.
+  FrameLoad next_load() {
+    if (!first_render_) first_render_ = std::chrono::steady_clock::now();
+    const double t = seconds();
+    FrameLoad l;
+    l.cpu_ms = config_.render.ms(frame_, t) + extra_render_ms_;
+    l.gpu = static_cast<std::uint32_t>(std::lround(config_.gpu.ms(frame_, t)));
+    ++frame_;
+    load_ms_ = l.cpu_ms;
+    return l;
+  }
+
+  static void draw(const std::vector<Ball>& balls, const engine::FrameInfo& frame, const FrameLoad& load,
+                   engine::DrawList& out) {
+    out.gpu_load = load.gpu;
+    out.clear_rgba = 0x000000ff;
+    out.circles.reserve(balls.size());
+    for (const Ball& b : balls) {
+      const pacer::Vec2 p = shown(b, frame);
+      out.circles.push_back({static_cast<float>(p.x), static_cast<float>(p.y), b.radius, b.rgba});
+    }
+  }
+
   void spawn() {
     if (config_.pixel_test) {
       balls_.push_back({pacer::Interpolated<pacer::Vec2>{{test_x0, height_ / 2.0}}, {test_speed, 0},

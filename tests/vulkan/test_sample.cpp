@@ -79,9 +79,10 @@ Image read_ppm(const std::string& path) {
   return img;
 }
 
-void expect_clean_run(const std::string& mode) {
-  const std::string log = "vk_" + mode + ".csv";
-  const RunResult r = run("--frames 300 --present-mode " + mode + " --policy adaptive --validation --balls 2000 --log " + log);
+void expect_clean_run(const std::string& mode, const std::string& extra = "") {
+  const std::string log = "vk_" + mode + (extra.empty() ? "" : "_threaded") + ".csv";
+  const RunResult r = run("--frames 300 --present-mode " + mode + " --policy adaptive --validation --balls 2000 --log " + log +
+                          " " + extra);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("validation: 0 messages, 0 errors"), std::string::npos) << r.output;
   EXPECT_EQ(read_csv(log).size(), 301u) << "a header and one row per frame";
@@ -228,6 +229,29 @@ TEST(VulkanSample, ResizeMidRun) {
 
 TEST(VulkanSample, InterpolationReachesTheScreenHeadless) { expect_ball_where_the_log_says("--headless"); }
 TEST(VulkanSample, InterpolationReachesTheScreenWindowed) { expect_ball_where_the_log_says("--present-mode fifo"); }
+// The test ball moves in a straight line: extrapolated, it is drawn at the same place.
+TEST(VulkanSample, ExtrapolationReachesTheScreenHeadless) { expect_ball_where_the_log_says("--headless --extrapolate"); }
+
+// With a render thread (docs/render-thread.md): the same pixels, validation clean, the
+// same log, resizes handed to the target between frames, GPU times collected there.
+TEST(VulkanRenderThread, InterpolationReachesTheScreenHeadless) {
+  expect_ball_where_the_log_says("--headless --render-thread");
+}
+TEST(VulkanRenderThread, InterpolationReachesTheScreenWindowed) {
+  expect_ball_where_the_log_says("--present-mode fifo --render-thread");
+}
+TEST(VulkanRenderThread, FifoWithValidation) { expect_clean_run("fifo", "--render-thread"); }
+TEST(VulkanRenderThread, ImmediateWithValidation) { expect_clean_run("immediate", "--render-thread"); }
+TEST(VulkanRenderThread, ResizeMidRunWithValidation) {
+  const RunResult r =
+      run("--frames 240 --present-mode fifo --validation --resize-at 80 --render-thread --log vk_resize_threaded.csv");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("validation: 0 messages, 0 errors"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("resized the window to 640x360"), std::string::npos) << r.output;
+  EXPECT_EQ(read_csv("vk_resize_threaded.csv").size(), 241u);
+}
+TEST(VulkanRenderThread, EveryFrameIsTimed) { expect_gpu_times("--headless --render-thread"); }
+TEST(VulkanRenderThread, OverlayDrawn) { expect_overlay_drawn("--headless --render-thread"); }
 
 TEST(VulkanSample, BadFlagIsAUsageError) {
   const RunResult r = run("--present-mode sideways");

@@ -1,5 +1,5 @@
 // engine/demo_keys.hpp - the samples' demo keys, opt-in (engine::Options::demo_keys, off by
-// default): Esc quits, Space toggles interpolation, P cycles the policies, +/- change the
+// default): Esc quits, Space toggles interpolation, X extrapolation, P cycles the policies, +/- change the
 // scene's load. A game leaves them off and handles its keys in Scene::on_input.
 //
 //   for (const engine::InputEvent& e : window.poll()) {

@@ -32,6 +32,14 @@
 // and which world time (FrameInfo). Pause, time scale, the step and the policy's config
 // change at the next frame boundary (docs/host-loop.md).
 //
+// A render thread (set_render_thread, docs/render-thread.md): the scene's render runs on a
+// thread of the loop's own, drawing a copy of the state (Scene::capture / render_state)
+// while this thread runs the next fixed updates; the pacer, its decisions and the log
+// stay on this thread, the same calls in the same order.
+//
+//   loop.set_render_thread(true);        // from the next frame; the scene needs a RenderState
+//   loop.when_target_idle([&] { renderer.capture_ppm("shot.ppm"); });  // the target, safely
+//
 // Clock jumps: the loop's time never goes backwards. A clock that steps back (a manual
 // clock in a test, a host clock set back) makes a zero-length gap and the loop goes on
 // from there (waits translated to the clock's own time); a step forward is a stall the
@@ -56,6 +64,8 @@
 #include "pacer/policies.hpp"
 
 namespace engine {
+
+class RenderThread;
 
 struct RunLimits {
   std::int64_t max_frames = 0;  ///< 0: no limit
@@ -126,6 +136,27 @@ class Loop {
   /// Space toggles this: render the current state (alpha 1) instead of the blend.
   void set_interpolate(bool on) { interpolate_ = on; }
   bool interpolate() const { return interpolate_; }
+  /// X toggles this: the scene renders its newest state projected to the frame's world
+  /// time (FrameInfo::extrapolate) instead of the blend of the last two; the world time
+  /// shown, and every pacer decision, stay the same.
+  void set_extrapolate(bool on) { extrapolate_ = on; }
+  bool extrapolate() const { return extrapolate_; }
+
+  // ---- a render thread (docs/render-thread.md)
+
+  /// Draw and present on a thread of the loop's own from the next frame on, while the
+  /// fixed updates run on the calling thread (false: back on one thread). The scene must
+  /// have a RenderState (Scene::make_render_state; std::logic_error otherwise), and the
+  /// clock must run by itself (the present hold waits on it there).
+  void set_render_thread(bool on);
+  bool render_thread() const { return want_render_thread_; }
+  /// Runs `fn` where the target may be touched (a resize, a capture, a device query): at
+  /// once on one thread; with a render thread, on the calling thread once the render
+  /// thread is idle (before the next frame's acquire, or in finish()).
+  void when_target_idle(std::function<void()> fn);
+  /// Circles drawn on top of every frame (the pacing overlay), or nullptr; the pointee
+  /// must live while set. Read (copied, with a render thread) at each frame's render.
+  void set_overlay(const std::vector<Circle>* shapes) { overlay_ = shapes; }
 
   // ---- input, hooks, stats
 
@@ -187,6 +218,10 @@ class Loop {
   /// The world time one pacer update of `step` advances.
   Nanos world_step(Nanos step) const;
   void render(const pacer::FramePlan& plan);
+  /// Hands `f` to the render thread with a copy of the scene's state.
+  void post_render(const FrameInfo& f, const pacer::FramePlan& plan);
+  /// Waits for the render thread to be idle (if any) and runs the calls queued for then.
+  void target_idle();
   void update(Nanos step);
 
   const Clock& clock_;
@@ -221,6 +256,11 @@ class Loop {
   Nanos latest_{Nanos::min()};               ///< the latest loop time handed out
   std::int64_t clock_steps_back_ = 0;
   DrawList draw_;
+  bool extrapolate_ = false;
+  bool want_render_thread_ = false;
+  const std::vector<Circle>* overlay_ = nullptr;
+  std::vector<std::function<void()>> idle_calls_;  ///< when_target_idle's, waiting for the render thread
+  std::unique_ptr<RenderThread> render_thread_;
   std::unique_ptr<Host> host_;
   std::unique_ptr<pacer::FrameDriver> driver_;
 };

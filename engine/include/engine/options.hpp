@@ -35,6 +35,8 @@ struct Options {
   std::string capture_path;         ///< --capture FILE.ppm
   std::int64_t capture_frame = -1;  ///< --capture-frame N (default: the last frame)
   bool no_interpolation = false;    ///< --no-interpolation (Space toggles at run time)
+  bool extrapolate = false;         ///< --extrapolate: the newest state projected forward (X toggles)
+  bool render_thread = false;       ///< --render-thread: draw and present on a thread of their own
   bool quiet = false;               ///< --quiet: no status line each second
   bool overlay = false;             ///< --overlay: the on-screen pacing overlay from the start (F3 / O toggle it, with the demo keys)
   /// The demo keys (engine/demo_keys.hpp: Esc, Space, P, +/-; run_app adds F3 / O for the

@@ -6,7 +6,7 @@
 //   engine::Overlay overlay;
 //   loop.on_record = [&](const pacer::FrameRecord& r) { overlay.add(r); };
 //   loop.on_presented = [&](const pacer::FramePlan&) { overlay.build(pacer->interval()); };
-//   target.overlay = &overlay.shapes();   // nullptr hides it (F3 / O, --overlay)
+//   loop.set_overlay(&overlay.shapes());  // nullptr hides it (F3 / O, --overlay)
 #pragma once
 
 #include <cstddef>

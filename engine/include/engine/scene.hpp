@@ -17,9 +17,22 @@
 //   on_input(e) for each event since the last frame -> update(dt, frame) -> render_frame(frame, out)
 //   (its default calls render(frame.alpha, out)) -> present -> fixed_update(step) x the
 //   pacer's count -> wait. While the loop is paused fixed_update is not called at all.
+//
+// With a render thread (Loop::set_render_thread, docs/render-thread.md) render_frame is not
+// called: on the loop's (simulation) thread capture(frame, state) copies what drawing needs
+// into a RenderState of the scene's own kind, and the render thread draws that copy with
+// render_state(frame, state, out) while the next fixed updates run:
+//
+//   struct BallState final : engine::RenderState { std::vector<Ball> balls; };
+//   std::unique_ptr<engine::RenderState> make_render_state() const override { return std::make_unique<BallState>(); }
+//   void capture(const engine::FrameInfo&, engine::RenderState& s) override { static_cast<BallState&>(s).balls = balls_; }
+//   void render_state(const engine::FrameInfo& f, const engine::RenderState& s, engine::DrawList& out) override {
+//     for (const Ball& b : static_cast<const BallState&>(s).balls) out.circles.push_back(b.at(f.alpha));
+//   }
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,7 +79,19 @@ struct FrameInfo {
   pacer::Nanos step{0};          ///< the fixed step of fixed_update (world time)
   double time_scale = 1.0;       ///< world time per real time
   bool paused = false;
+  /// Render the newest state projected to world_time with its own velocity (position +
+  /// velocity x (world_time - world_current)) instead of the blend of the last two
+  /// (Loop::set_extrapolate). The world time shown is the same either way.
+  bool extrapolate = false;
+  bool render_thread = false;    ///< this frame is drawn on the render thread (render_state)
   const pacer::FramePlan* plan = nullptr;  ///< the pacer's own plan (pacer time = real time), valid during the call
+};
+
+/// A scene's copy of what its drawing reads (previous and current states, colours...),
+/// filled on the simulation thread and drawn on the render thread. Derive one per scene.
+class RenderState {
+ public:
+  virtual ~RenderState() = default;
 };
 
 class Scene {
@@ -93,6 +118,18 @@ class Scene {
   virtual std::string adjust_load(int /*direction*/) { return {}; }
   /// Extra per-frame value for the log's load column (ms), if the scene has a load model.
   virtual double load_ms() const { return 0.0; }
+
+  // ---- a render thread (Loop::set_render_thread): drawing overlaps the fixed updates
+
+  /// An empty RenderState of this scene's kind. nullptr (the default): the scene draws on
+  /// the loop's thread only, and Loop::set_render_thread refuses it.
+  virtual std::unique_ptr<RenderState> make_render_state() const { return nullptr; }
+  /// Simulation thread, once a frame in place of render_frame: copy into `into` (made by
+  /// make_render_state, reused frame after frame) everything render_state() reads.
+  virtual void capture(const FrameInfo& /*frame*/, RenderState& /*into*/) {}
+  /// Render thread: draw `state` as render_frame draws the live scene. Must not read the
+  /// scene's live world state (the simulation thread is changing it meanwhile).
+  virtual void render_state(const FrameInfo& /*frame*/, const RenderState& /*state*/, DrawList& /*out*/) {}
 };
 
 }  // namespace engine

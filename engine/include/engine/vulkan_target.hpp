@@ -48,10 +48,6 @@ class VulkanTarget final : public FrameTarget {
   void drain_gpu(const std::function<void(std::int64_t, pacer::Nanos)>& sink) override;
   void notify_resized();
 
-  /// Drawn on top of every frame's draw list while non-null (engine/overlay.hpp); the
-  /// pointee must live while it is set.
-  const std::vector<Circle>* overlay = nullptr;
-
  private:
   renderer::Renderer& gpu_;
   GLFWwindow* window_;

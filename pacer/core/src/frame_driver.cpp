@@ -248,7 +248,8 @@ void FrameDriver::finish() {
   suspended_ = Suspended::none;  // a pending wait ends with the frame (its time is wait time)
   pacer_->finish(host_.now());
   take_record();
-  deliver_gpu();  // the last frames' GPU times, where already read (it never waits)
+  // The last frames' display and GPU times, where already learnt (it never waits).
+  deliver_displays();
   release_records(true);
 }
 
