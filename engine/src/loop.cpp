@@ -112,7 +112,7 @@ void Loop::set_pacer(std::unique_ptr<pacer::Pacer> pacer) {
   next_pacer_ = std::move(pacer);
   policy_.clear();  // the loop cannot rebuild a pacer it did not make
   time_scale_ = 1.0;
-  rebuild_ = false;
+  restep_ = false;
   next_step_ = Nanos{0};  // unknown: world steps are the pacer's own
 }
 
@@ -144,7 +144,7 @@ void Loop::set_policy(std::string_view name, const pacer::PolicyConfig& config) 
     throw;
   }
   next_step_ = real_step();
-  rebuild_ = false;
+  restep_ = false;  // built with the step and scale in force
 }
 
 void Loop::set_pacing(const pacer::PolicyConfig& config) {
@@ -184,7 +184,7 @@ void Loop::set_step(Nanos step) {
     config_.sim.step = old;
     throw;
   }
-  rebuild_ = true;
+  restep_ = true;
 }
 
 void Loop::set_time_scale(double scale) {
@@ -199,7 +199,7 @@ void Loop::set_time_scale(double scale) {
     time_scale_ = old;
     throw;
   }
-  rebuild_ = true;
+  restep_ = true;
 }
 
 void Loop::set_render_thread(bool on) {
@@ -246,10 +246,27 @@ void Loop::apply_changes() {
     // the first fixed update (the pacer ran on, so there is no debt and no burst).
     if (paused_) hold_next_ = true;
   }
-  if (rebuild_) {
-    next_pacer_ = build(true);
-    next_step_ = real_step();
-    rebuild_ = false;
+  if (restep_) {
+    // A step or time-scale change: the pacer to be used takes the new (real-time) step in
+    // place and keeps its state (interval, vblank grid, estimates, owed time): no
+    // relearning, nothing dropped. A pacer that cannot (or is not between frames: a
+    // frame given up while minimized) is rebuilt, seeded with the interval in force.
+    restep_ = false;
+    pacer::Pacer* const to_use = next_pacer_ ? next_pacer_.get() : pacer_.get();
+    bool in_place = false;
+    try {
+      in_place = to_use != nullptr && to_use->set_step(real_step());
+    } catch (const std::logic_error&) {
+      in_place = false;
+    }
+    if (!in_place) {
+      next_pacer_ = build(true);
+      next_step_ = real_step();
+    } else if (to_use == pacer_.get()) {
+      pacer_step_ = real_step();
+    } else {
+      next_step_ = real_step();
+    }
   }
   if (next_pacer_) {
     if (pacer_) {
@@ -268,14 +285,18 @@ void Loop::apply_changes() {
     pacer_ = std::move(next_pacer_);
     pacer_step_ = next_step_;
   }
+  // The world step and scale of the updates from here on (until the next boundary, even
+  // when the host changes them in between).
+  applied_scale_ = time_scale_;
+  applied_world_step_ = config_.sim.step;
 }
 
 // ------------------------------------------------------------------ the frame
 
 Nanos Loop::world_step(Nanos step) const {
-  if (policy_.empty() || time_scale_ == 1.0) return step;
-  if (step == pacer_step_) return config_.sim.step;  // the fixed step stays fixed
-  return scaled(step, time_scale_);                  // a variable step (the variable policy)
+  if (policy_.empty() || applied_scale_ == 1.0) return step;
+  if (step == pacer_step_) return applied_world_step_;  // the fixed step stays fixed
+  return scaled(step, applied_scale_);                  // a variable step (the variable policy)
 }
 
 void Loop::update(Nanos step) {
@@ -360,6 +381,14 @@ void Loop::post_render(const FrameInfo& f, const pacer::FramePlan& plan) {
 bool Loop::frame() {
   if (!pacer_ && !next_pacer_) throw std::logic_error("engine::Loop: no pacer set");
   try {
+    if (presenting_) {
+      // pump() left this frame's present held: hold it here, as render_frame() would have.
+      presenting_ = false;
+      driver_->render_frame();
+      rendered_ = true;
+      if (on_presented) on_presented(driver_->plan());
+      return true;
+    }
     if (rendered_) {
       rendered_ = false;
       driver_->run_actions();  // the previous frame's updates and waits
@@ -378,8 +407,55 @@ bool Loop::frame() {
   }
 }
 
+PumpResult Loop::pump() {
+  if (!pacer_ && !next_pacer_) throw std::logic_error("engine::Loop::pump: no pacer set");
+  using Stop = pacer::FrameDriver::Stop;
+  PumpResult out;
+  try {
+    for (;;) {
+      if (presenting_ || !rendered_) {
+        if (!presenting_) {
+          // The next frame is due: one a call.
+          if (out.presented) break;
+          if (poll && !poll()) {
+            out.running = false;
+            break;
+          }
+          apply_changes();
+        }
+        const Stop s = driver_->render_due();
+        if (s == Stop::gave_up) {  // the window closed while minimized
+          out.running = false;
+          break;
+        }
+        if (s == Stop::hold) {
+          presenting_ = true;
+          out.next = driver_->due();
+          return out;
+        }
+        presenting_ = false;
+        rendered_ = true;
+        out.presented = true;
+        if (on_presented) on_presented(driver_->plan());
+      }
+      // The frame's updates, and its wait for the next frame.
+      if (driver_->actions_due() == Stop::wait) {
+        out.next = driver_->due();
+        return out;
+      }
+      rendered_ = false;  // the pacer says render: the next frame is due now
+    }
+  } catch (...) {
+    driver_->flush_presented();  // as frame(): the frames already presented reach on_record
+    throw;
+  }
+  out.next = now();
+  return out;
+}
+
 void Loop::finish() {
   rendered_ = false;
+  presenting_ = false;  // (the driver presents a frame pump() left held)
   target_idle();  // the last frame presented, its times handed over
   driver_->finish();
 }

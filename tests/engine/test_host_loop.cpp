@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/loop.hpp"
+#include "pacer/adaptive.hpp"
 #include "pacer/display.hpp"
 #include "pacer/log_writer.hpp"
 #include "pacer/policies.hpp"
@@ -228,15 +229,15 @@ TEST(HostLoop, TimeScaleRunsWorldTimeAtThatRateWithTheSameStep) {
       const double real_ms = ms(f.back().start - f[from].start);
       EXPECT_NEAR(world_ms / real_ms, k, 0.01) << world_ms << " ms of world in " << real_ms << " ms";
       for (std::size_t i = from; i < f.size(); ++i) EXPECT_EQ(f[i].time_scale, k);
-      // The switch (a fresh pacer at frame 60) never steps back, and skips at most three
-      // steps beyond the frame's own advance (the adaptive pacer builds its lead again).
+      // The switch (the pacer's step changed in place at frame 60) never steps back, and the
+      // world never advances more than the frame's own gap (scaled) and a few steps.
       for (std::size_t i = 10; i < f.size(); ++i) {
         const Nanos advance = f[i].world_time - f[i - 1].world_time;
         EXPECT_GE(advance, Nanos::zero()) << i;
         EXPECT_LE(advance, Nanos{std::llround(static_cast<double>(f[i].real_dt.count()) * k)} + 15_ms) << i;
       }
-      // A fresh pacer may cap its first frames' catch-up (the scene skips those updates anyway).
-      for (std::size_t i = 70; i < rig.records.size(); ++i) EXPECT_EQ(rig.records[i].dropped, Nanos::zero()) << i;
+      // The pacer carries on: nothing dropped at the switch or after it.
+      for (std::size_t i = 30; i < rig.records.size(); ++i) EXPECT_EQ(rig.records[i].dropped, Nanos::zero()) << i;
     }
   }
 }
@@ -284,6 +285,55 @@ TEST(HostLoop, AStepChangeTakesEffectAtTheNextFrame) {
   EXPECT_EQ(rig.scene.frames[50].step, 10_ms);
   EXPECT_EQ(rig.scene.frames[49].step, 5_ms);
   EXPECT_THROW(rig.loop.set_step(Nanos::zero()), std::invalid_argument);
+}
+
+TEST(HostLoop, StepAndTimeScaleChangesKeepThePacerAndItsInterval) {
+  // Time scale 2, then a 10 ms step, with adaptive on a 60 Hz FIFO display: the pacer in use
+  // takes the new real-time step in place (the same object, its display mode, grid and
+  // interval kept), so the frames after each switch log no dropped time, no stall clamp
+  // and no step cap, and plan with the interval in force before it.
+  Rig rig{"adaptive"};
+  rig.frames(120);
+  const pacer::Pacer* const pacer = rig.loop.pacer();
+  const auto* adaptive = dynamic_cast<const pacer::AdaptivePolicy*>(pacer);
+  ASSERT_NE(adaptive, nullptr);
+  ASSERT_TRUE(adaptive->display_mode());
+  const Nanos interval = pacer->interval();
+  const Nanos period = adaptive->grid().period();
+  rig.loop.set_time_scale(2.0);
+  rig.frames(120);
+  EXPECT_EQ(rig.loop.pacer(), pacer) << "the same pacer, not a fresh one";
+  EXPECT_EQ(pacer->clock().step(), 2'500_us) << "5 ms of world time at 2x";
+  EXPECT_EQ(pacer->interval(), interval);
+  rig.loop.set_step(10_ms);
+  rig.frames(120);
+  rig.loop.finish();
+  EXPECT_EQ(rig.loop.pacer(), pacer);
+  EXPECT_EQ(pacer->clock().step(), 5_ms) << "10 ms of world time at 2x";
+  EXPECT_TRUE(adaptive->display_mode());
+  EXPECT_EQ(adaptive->grid().period(), period);
+  EXPECT_EQ(pacer->interval(), interval);
+  ASSERT_EQ(rig.records.size(), 360u);
+  for (std::size_t i = 100; i < rig.records.size(); ++i) {
+    const pacer::FrameRecord& r = rig.records[i];
+    EXPECT_EQ(r.dropped, Nanos::zero()) << r.frame;
+    EXPECT_EQ(r.events & (pacer::event_stall_clamp | pacer::event_step_cap), 0u) << r.frame;
+    EXPECT_EQ(r.interval, rig.records[119].interval) << r.frame;
+    EXPECT_EQ(r.policy, "adaptive");
+  }
+  // The scene's steps: 5 ms (before and at 2x), then 10 ms, each world step as asked.
+  for (std::size_t i = 0; i < rig.scene.steps.size(); ++i)
+    EXPECT_EQ(rig.scene.steps[i], rig.scene.step_frames[i] <= 240 ? 5_ms : 10_ms) << i;
+  // World time runs at twice real time after the first switch, with no jump at either.
+  const auto& f = rig.scene.frames;
+  for (std::size_t i = 130; i < f.size(); ++i) {
+    const Nanos advance = f[i].world_time - f[i - 1].world_time;
+    EXPECT_GE(advance, Nanos::zero()) << i;
+    EXPECT_LE(advance, 2 * f[i].real_dt + 10_ms) << i;
+  }
+  const double world_ms = ms(f.back().world_time - f[130].world_time);
+  const double real_ms = ms(f.back().start - f[130].start);
+  EXPECT_NEAR(world_ms / real_ms, 2.0, 0.02);
 }
 
 TEST(HostLoop, ConfigChangesWhereThePolicyAllows) {

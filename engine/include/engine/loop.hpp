@@ -19,6 +19,13 @@
 //   while (loop.frame()) { /* the host's own work between frames */ }
 //   loop.finish();                        // closes the last frame: the same log as run()
 //
+// Or never waiting, from a callback that must return at once (a browser's
+// requestAnimationFrame, an editor's idle handler): pump() runs what is due and says when
+// the next thing is due.
+//
+//   engine::PumpResult r = loop.pump();   // a frame when due, its updates; then returns
+//   schedule_callback_at(r.next);         // call pump() again at or after r.next (loop.now())
+//
 // frame() runs the previous frame's fixed updates and waits (as the pacer says), then
 // poll(), then renders and presents the next frame. The target may be the host's own
 // renderer (a FrameTarget: acquire, draw, present): the host presents, the loop says when
@@ -71,6 +78,13 @@ struct RunResult {
   bool quit_requested = false;  ///< stopped by poll() / a closed window, not by a limit
 };
 
+/// What Loop::pump() did, and when to call it again.
+struct PumpResult {
+  bool running = true;     ///< false: poll() or the target quit (as frame() false): call finish()
+  bool presented = false;  ///< this call presented a frame
+  Nanos next{0};           ///< call pump() again at or after this time (the loop's clock, now())
+};
+
 class Loop {
  public:
   Loop(const Clock& clock, Waiter& waiter, FrameTarget& target, Scene& scene);
@@ -80,8 +94,8 @@ class Loop {
 
   // ---- the policy and its configuration: every change takes effect at the next frame boundary
 
-  /// A pacer made by the host (the loop cannot rebuild it: pause, time scale and step
-  /// changes need set_policy and throw std::logic_error without it).
+  /// A pacer made by the host (the loop knows neither its policy nor its world step: pause,
+  /// time scale and step changes need set_policy and throw std::logic_error without it).
   void set_pacer(std::unique_ptr<pacer::Pacer> pacer);
   /// The named policy with `config` (its sim.step is the world's fixed step), from the next
   /// frame (P cycles policies this way). Throws std::invalid_argument for an unknown name or
@@ -95,10 +109,12 @@ class Loop {
   /// framepace's frame-time limit. false (nothing changes) for a policy without a target.
   bool set_target_interval(Nanos interval);
   /// The fixed step of fixed_update (world time). Throws std::invalid_argument unless
-  /// 0 < step <= 1 h.
+  /// 0 < step <= 1 h. At the next frame boundary the pacer in use takes the new step in
+  /// place (pacer::Pacer::set_step): its interval, vblank grid and estimates carry on.
   void set_step(Nanos step);
   /// World time runs at `scale` x real time (the fixed step stays fixed: the updates come
   /// scale times as often). Throws std::invalid_argument unless 1/1000 <= scale <= 1000.
+  /// In place at the next frame boundary, as set_step (the pacer's step is step / scale).
   void set_time_scale(double scale);
   /// World time stops at the next frame: no fixed updates, no debt, the picture holds
   /// (the same alpha), frames go on being paced, rendered and presented (update() gets dt 0).
@@ -111,7 +127,7 @@ class Loop {
 
   const pacer::Pacer* pacer() const { return pacer_.get(); }
   /// The policy's name and config as last set (set_policy, set_pacing, set_step...): what
-  /// the next rebuild uses. Empty name: a pacer made by the host (set_pacer).
+  /// set_pacing and set_target_interval build on. Empty name: a pacer made by the host (set_pacer).
   const std::string& policy() const { return policy_; }
   const pacer::PolicyConfig& pacing() const { return config_; }
   Nanos step() const { return config_.sim.step; }
@@ -167,7 +183,19 @@ class Loop {
   /// present. false: poll() or the target (a window closed while minimized) quit, and no
   /// frame was presented by this call. Call finish() when done.
   bool frame();
-  /// Ends a step-wise run: closes the last frame and hands every record to on_record.
+  /// One step that never waits: runs what is due at now() and returns when the next thing
+  /// is due. A call presents at most one frame: the previous frame's updates, poll(), the
+  /// render and the present (when it is due), then the frame's updates; it returns at the
+  /// first wait or hold whose deadline is still ahead (`next` = that deadline) or, after a
+  /// present, when the pacer asks for the next frame at once (`next` = now()). A call
+  /// before `next` does nothing and returns the same `next`. The pacer sees the protocol
+  /// calls frame() makes (a wait or hold is taken as woken when the call comes, at or
+  /// after its deadline): a host calling back at each `next` writes run()'s log. frame(),
+  /// run() and finish() may follow (they wait for what is pending). The target's acquire()
+  /// is the host's: it should not block here.
+  PumpResult pump();
+  /// Ends a step-wise run: closes the last frame and hands every record to on_record (a
+  /// present pump() left held is made at once).
   void finish();
   /// Frames presented by frame() / run() since the loop was made.
   std::int64_t frames() const { return driver_->frames(); }
@@ -181,7 +209,7 @@ class Loop {
 
  private:
   class Host;
-  /// Applies the changes asked for since the last frame (pacer, pause, rebuilds).
+  /// Applies the changes asked for since the last frame (pacer, pause, step and scale).
   void apply_changes();
   /// A pacer for config_ at time_scale_; `seed` carries the interval in force over.
   std::unique_ptr<pacer::Pacer> build(bool seed) const;
@@ -206,7 +234,9 @@ class Loop {
   double time_scale_ = 1.0;
   Nanos pacer_step_{0};         ///< the step of the pacer in use (real time): world step / time scale
   Nanos next_step_{0};          ///< the step of next_pacer_
-  bool rebuild_ = false;        ///< config_ or time_scale_ changed: a fresh pacer at the next boundary
+  bool restep_ = false;         ///< the step or time_scale_ changed: the pacer's step at the next boundary
+  double applied_scale_ = 1.0;  ///< time_scale_ as of the last boundary (the updates until the next)
+  Nanos applied_world_step_{0};  ///< config_.sim.step as of the last boundary
   bool paused_ = false, want_paused_ = false;
   bool hold_next_ = false;      ///< hold the picture of the next frame (pause)
   bool holding_ = false;        ///< the picture holds (alpha, world time) until the next fixed update
@@ -216,6 +246,7 @@ class Loop {
   Nanos skip_until_{Nanos::min()};  ///< a fresh pacer's updates up to here are already simulated
   bool interpolate_ = true;
   bool rendered_ = false;       ///< a frame was presented and its actions are still to run
+  bool presenting_ = false;     ///< pump() left a frame rendered, its present held (driver suspended)
   Nanos world_previous_{0}, world_current_{0};
   Nanos last_start_{-1};
   FrameInfo info_{};

@@ -1,6 +1,7 @@
 #include "pacer/baselines.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pacer {
 
@@ -53,11 +54,25 @@ FramePlan AccumulatorPolicy::on_begin_frame(Nanos now) {
   plan.planned_start = now;
   plan.sim_previous = clock_.previous();
   plan.sim_current = clock_.current();
-  // alpha = accumulator / dt, in [0, 1): the state shown is one step behind the read.
-  plan.alpha = static_cast<double>(accumulator_.count()) / static_cast<double>(sim_.step.count());
-  plan.animation_time = clock_.current() - clock_.step() + accumulator_;
+  // alpha = accumulator / dt, in [0, 1): the state shown is one step behind the read. dt is
+  // the latest update's step (the step in force, unless set_step() changed it since).
+  const Nanos span = clock_.steps() == 0 ? sim_.step : clock_.current() - clock_.previous();
+  plan.alpha = static_cast<double>(accumulator_.count()) / static_cast<double>(span.count());
+  plan.animation_time = clock_.previous() + accumulator_;
   if (clock_.steps() == 0) plan.animation_time = clock_.current();  // nothing stepped yet: prev == curr
+  if (plan.alpha >= 1.0) {
+    // A longer step since the latest update owes more than that update's span: the newest
+    // state, until the first update of the new step.
+    plan.alpha = std::nextafter(1.0, 0.0);
+    plan.animation_time = clock_.current();
+  }
   return plan;
+}
+
+bool AccumulatorPolicy::on_set_step(Nanos step) {
+  sim_.step = step;
+  clock_.set_step(step);
+  return true;
 }
 
 void AccumulatorPolicy::on_end_render(Nanos) {
@@ -122,11 +137,19 @@ FramePlan FlipcodePolicy::on_begin_frame(Nanos now) {
   plan.planned_start = now;
   plan.sim_previous = clock_.previous();
   plan.sim_current = clock_.current();
-  // GameDrawWithInterpolation(min(1, (time1 - time0) / TICK_TIME)).
-  const Nanos into = std::min(time1_ - time0_, sim_.step);
-  plan.alpha = static_cast<double>(into.count()) / static_cast<double>(sim_.step.count());
+  // GameDrawWithInterpolation(min(1, (time1 - time0) / TICK_TIME)); TICK_TIME is the latest
+  // tick's (the step in force, unless set_step() changed it since).
+  const Nanos tick = clock_.steps() == 0 ? sim_.step : clock_.current() - clock_.previous();
+  const Nanos into = std::min(time1_ - time0_, tick);
+  plan.alpha = static_cast<double>(into.count()) / static_cast<double>(tick.count());
   plan.animation_time = clock_.steps() == 0 ? clock_.current() : clock_.previous() + into;
   return plan;
+}
+
+bool FlipcodePolicy::on_set_step(Nanos step) {
+  sim_.step = step;
+  clock_.set_step(step);
+  return true;
 }
 
 Action FlipcodePolicy::on_next(Nanos now) {
@@ -180,6 +203,12 @@ FramePlan VariablePolicy::on_begin_frame(Nanos now) {
   plan.animation_time = clock_.current();
   plan.interpolate = false;
   return plan;
+}
+
+bool VariablePolicy::on_set_step(Nanos step) {
+  sim_.step = step;
+  clock_.set_step(step);
+  return true;
 }
 
 Action VariablePolicy::on_next(Nanos now) {

@@ -100,7 +100,7 @@ void FrameDriver::release_records(bool all) {
   }
 }
 
-bool FrameDriver::render_frame() {
+bool FrameDriver::begin_render() {
   Pacer& p = *pacer_;
   deliver_displays();
   plan_ = p.begin_frame(host_.now());
@@ -113,14 +113,11 @@ bool FrameDriver::render_frame() {
   }
   host_.render(plan_);
   p.end_render(host_.now());
-  // A planned present is held until its time: a deliberate wait, after the work.
-  if (plan_.present_at >= Nanos::zero()) {
-    const Nanos from = host_.now();
-    if (plan_.present_at > from) {
-      host_.hold_until(plan_.present_at);
-      p.hold_present(from, host_.now());
-    }
-  }
+  return true;
+}
+
+void FrameDriver::present_now() {
+  Pacer& p = *pacer_;
   const Nanos issued = host_.now();
   const PresentResult shown = host_.present(frame_);
   p.set_presentation(issued, host_.now(), shown.display, host_.timing_source());
@@ -133,11 +130,66 @@ bool FrameDriver::render_frame() {
   if (shown.display) unseen_.push_back({frame_, *shown.display});
   presented_ = frame_++;
   release_records(false);
+}
+
+bool FrameDriver::render_frame() {
+  Pacer& p = *pacer_;
+  if (suspended_ == Suspended::wait) run_actions();  // a non-blocking call left a wait
+  if (suspended_ == Suspended::hold) {
+    // A non-blocking call left this frame's present held: hold it here.
+    suspended_ = Suspended::none;
+    host_.hold_until(due_);
+    p.hold_present(hold_from_, host_.now());
+    present_now();
+    return true;
+  }
+  if (!begin_render()) return false;
+  // A planned present is held until its time: a deliberate wait, after the work.
+  if (plan_.present_at >= Nanos::zero()) {
+    const Nanos from = host_.now();
+    if (plan_.present_at > from) {
+      host_.hold_until(plan_.present_at);
+      p.hold_present(from, host_.now());
+    }
+  }
+  present_now();
   return true;
+}
+
+FrameDriver::Stop FrameDriver::render_due() {
+  Pacer& p = *pacer_;
+  if (suspended_ == Suspended::wait) return Stop::wait;  // the actions come first
+  if (suspended_ == Suspended::hold) {
+    const Nanos woke = host_.now();
+    if (woke < due_) return Stop::hold;  // not yet: nothing happens
+    suspended_ = Suspended::none;
+    p.hold_present(hold_from_, woke);
+    present_now();
+    return Stop::presented;
+  }
+  if (!begin_render()) return Stop::gave_up;
+  if (plan_.present_at >= Nanos::zero()) {
+    const Nanos from = host_.now();
+    if (plan_.present_at > from) {
+      suspended_ = Suspended::hold;
+      due_ = plan_.present_at;
+      hold_from_ = from;
+      return Stop::hold;
+    }
+  }
+  present_now();
+  return Stop::presented;
 }
 
 void FrameDriver::run_actions() {
   Pacer& p = *pacer_;
+  if (suspended_ == Suspended::hold) render_frame();  // the held present comes first
+  if (suspended_ == Suspended::wait) {
+    // A non-blocking call left a wait (its deadline was ahead then): wait here.
+    suspended_ = Suspended::none;
+    host_.wait_until(due_);
+    p.observe_wake(due_, host_.now());
+  }
   for (;;) {
     deliver_displays();
     const Nanos now = host_.now();
@@ -157,8 +209,47 @@ void FrameDriver::run_actions() {
   }
 }
 
+FrameDriver::Stop FrameDriver::actions_due() {
+  Pacer& p = *pacer_;
+  if (suspended_ == Suspended::hold) return Stop::hold;  // the present comes first
+  if (suspended_ == Suspended::wait) {
+    const Nanos woke = host_.now();
+    if (woke < due_) return Stop::wait;  // not yet: nothing happens
+    suspended_ = Suspended::none;
+    p.observe_wake(due_, woke);
+  }
+  for (;;) {
+    deliver_displays();
+    const Nanos now = host_.now();
+    const Action act = p.next(now);
+    switch (act.kind) {
+      case ActionKind::update:
+        host_.update(act.step);
+        p.end_update(host_.now());
+        break;
+      case ActionKind::wait:
+        // A deadline already passed is no wait (the blocking wait_until returns at once).
+        if (act.until > now) {
+          suspended_ = Suspended::wait;
+          due_ = act.until;
+          return Stop::wait;
+        }
+        break;
+      case ActionKind::render:
+        return Stop::render;
+    }
+  }
+}
+
 void FrameDriver::finish() {
   if (!pacer_) return;
+  if (suspended_ == Suspended::hold) {
+    // A non-blocking run ended with a present held: it is presented now, not waited for.
+    suspended_ = Suspended::none;
+    pacer_->hold_present(hold_from_, host_.now());
+    present_now();
+  }
+  suspended_ = Suspended::none;  // a pending wait ends with the frame (its time is wait time)
   pacer_->finish(host_.now());
   take_record();
   // The last frames' display and GPU times, where already learnt (it never waits).

@@ -222,6 +222,16 @@ void Pacer::set_presentation(Nanos issued, Nanos returned, std::optional<Nanos> 
   presentation_set_ = true;
 }
 
+bool Pacer::set_step(Nanos step) {
+  if (stage_ != Stage::idle && stage_ != Stage::decided)
+    throw std::logic_error("pacer protocol: set_step() called " + std::string{stage_text(static_cast<int>(stage_))} +
+                           " (policy " + std::string{name_} + "): only between frames");
+  FixedStepConfig check;
+  check.step = step;
+  validate(check);
+  return on_set_step(step);
+}
+
 std::optional<FrameRecord> Pacer::take_record() {
   std::optional<FrameRecord> out;
   out.swap(completed_);

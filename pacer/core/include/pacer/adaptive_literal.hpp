@@ -43,6 +43,12 @@ class AdaptiveLiteralPolicy : public Pacer {
   void on_end_update(Nanos now) override;
   /// The present call is CPU work of the frame (busy time), after the hold.
   void on_present_call(Nanos call) override { render_cost_ += call; }
+  /// A new step from the next update: the interval, the estimates and the owed time stay.
+  bool on_set_step(Nanos step) override {
+    sim_.step = step;
+    clock_.set_step(step);
+    return true;
+  }
 
   // ---- shared with the display-aware policy
   /// The simulation starts at the first frame: "render with proportion 1.0 (the world at time 0)".

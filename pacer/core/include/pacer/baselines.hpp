@@ -46,6 +46,8 @@ class AccumulatorPolicy final : public Pacer {
   void on_end_render(Nanos now) override;
   Action on_next(Nanos now) override;
   void on_end_update(Nanos) override {}
+  /// The accumulator and the limiter's slot stay; the owed time is stepped in the new step.
+  bool on_set_step(Nanos step) override;
 
  private:
   enum class Phase { limit, read, update };
@@ -80,6 +82,8 @@ class FlipcodePolicy final : public Pacer {
   void on_end_render(Nanos) override { phase_ = Phase::read; }
   Action on_next(Nanos now) override;
   void on_end_update(Nanos) override {}
+  /// Game time (time0) and the clock reads stay; TICK_TIME is the new step.
+  bool on_set_step(Nanos step) override;
 
  private:
   enum class Phase { read, tick };
@@ -109,6 +113,8 @@ class VariablePolicy final : public Pacer {
   void on_end_render(Nanos) override { pending_read_ = true; }
   Action on_next(Nanos now) override;
   void on_end_update(Nanos) override {}
+  /// The step is only the clock's nominal one here (each update is the frame time).
+  bool on_set_step(Nanos step) override;
 
  private:
   FixedStepConfig sim_;

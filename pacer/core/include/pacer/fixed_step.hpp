@@ -69,6 +69,8 @@ class FixedStepClock {
     ++steps_;
   }
   void drop(Nanos debt) { dropped_ += debt; }
+  /// The step of the updates from now on (Pacer::set_step); the times stepped so far stay.
+  void set_step(Nanos step) { step_ = step; }
 
   /// Proportion of the way from previous to current at simulation time t.
   /// 1.0 when no step has been taken yet (previous == current). Not clamped.

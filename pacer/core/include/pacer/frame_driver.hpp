@@ -24,6 +24,15 @@
 //     if (i + 1 < 600) driver.run_actions();                // updates and waits until the next frame
 //   }
 //   driver.finish();                                        // closes the last frame, flushes every record
+//
+// Or without ever waiting, for a host that must return at once (a browser's
+// requestAnimationFrame callback, an editor's idle handler): the same calls in the same
+// order, stopping where the blocking path would wait and resuming when called again.
+//
+//   using Stop = pacer::FrameDriver::Stop;
+//   Stop s = driver.render_due();                           // presented, or hold: due() is when to call again
+//   if (s == Stop::presented) s = driver.actions_due();     // updates; render (next frame due now) or wait until due()
+//   // called again at or after due(): the hold or wait counts as woken then (observe_wake)
 #pragma once
 
 #include <cstdint>
@@ -99,6 +108,31 @@ class FrameDriver {
   bool render_frame();
   /// The pacer's update and wait actions until it says the next frame renders.
   void run_actions();
+
+  // ---- non-blocking: never calls wait_until or hold_until (acquire is the host's)
+
+  /// Where a non-blocking call stopped.
+  enum class Stop {
+    presented,  ///< render_due(): the frame is presented; its actions come next (actions_due())
+    hold,       ///< render_due(): the present is held until due(): call render_due() again then
+    gave_up,    ///< render_due(): the host gave up while acquiring (as render_frame() false)
+    wait,       ///< actions_due(): the pacer waits until due(): call actions_due() again then
+    render,     ///< actions_due(): the pacer says the next frame renders now (render_due())
+  };
+  /// render_frame() without the hold: begin_frame ... end_render, then the present unless
+  /// it is planned for later (hold). Called again with a hold pending: before due() it does
+  /// nothing (hold again); at or after it, hold_present(from, now) and the present.
+  Stop render_due();
+  /// run_actions() without the waits: updates until the pacer says render, or waits for a
+  /// deadline still ahead (wait). Called again with a wait pending: before due() it does
+  /// nothing (wait again); at or after it, observe_wake(deadline, now) and on.
+  Stop actions_due();
+  /// The deadline of the pending hold or wait.
+  Nanos due() const { return due_; }
+  /// A hold (render_due) or a wait (actions_due) is pending. The blocking calls finish it
+  /// first (render_frame() holds and presents, run_actions() waits); finish() presents a
+  /// held frame at once.
+  bool suspended() const { return suspended_ != Suspended::none; }
   /// Ends the run: closes the open frame and hands every remaining record to the sink.
   void finish();
   /// A run cut short (the host threw): hands the records of the frames already presented
@@ -111,6 +145,10 @@ class FrameDriver {
   const FramePlan& plan() const { return plan_; }
 
  private:
+  /// deliver displays, begin_frame, acquire, render, end_render; false: the host gave up.
+  bool begin_render();
+  /// The present at once (after any hold): set_presentation, records.
+  void present_now();
   void deliver_displays();
   void deliver_gpu();
   void take_record();
@@ -132,6 +170,10 @@ class FrameDriver {
   std::deque<Shown> early_gpu_;   ///< GPU times (in `at`) of frames whose record is not taken yet
   std::int64_t taken_ = -1;       ///< the loop's index of the latest record taken
   std::deque<Shown> unseen_;      ///< display times the pacer has not been told (virtual displays: until now reaches them)
+  enum class Suspended { none, hold, wait };
+  Suspended suspended_ = Suspended::none;  ///< a non-blocking call stopped at a hold or a wait
+  Nanos due_{0};                  ///< its deadline
+  Nanos hold_from_{0};            ///< when the pending hold began (hold_present's `from`)
 };
 
 }  // namespace pacer

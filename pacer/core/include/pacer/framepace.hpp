@@ -74,6 +74,11 @@ class FramepacePolicy final : public Pacer {
   void on_end_render(Nanos now) override;
   Action on_next(Nanos now) override;
   void on_end_update(Nanos) override {}
+  /// Bevy's fixed-step schedule takes the new step; the limiter and its estimate stay.
+  bool on_set_step(Nanos step) override {
+    step_.set_step(step);
+    return true;
+  }
 
  private:
   enum class Phase { sleep, woke, update, exact, exact_woke, done };

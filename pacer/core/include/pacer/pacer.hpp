@@ -20,6 +20,7 @@
 //         case pacer::ActionKind::render: more = false; break;
 //       }
 //     }
+//     if (new_step) pacer->set_step(*new_step); // between frames: a new fixed step, the state kept
 //   }
 //
 // pacer::FrameDriver (pacer/frame_driver.hpp) runs exactly this order for a loop that
@@ -186,6 +187,16 @@ class Pacer {
   /// Ends the run at `now`: closes the open frame; take_record() then returns it.
   void finish(Nanos now);
 
+  /// The fixed step of the updates from the next one on (a step or time-scale change at a
+  /// frame boundary), in place: the policy keeps its interval, vblank grid, estimates and
+  /// accumulated time, and simulated + pending + dropped == elapsed still holds (the time
+  /// owed is simply covered in the new step). Call it between frames: before the first
+  /// begin_frame(), after finish(), or after next() answered render; anywhere else it
+  /// throws std::logic_error (checks on or off). Throws std::invalid_argument unless
+  /// 0 < step <= 1 h, as validate(FixedStepConfig). false: the policy cannot change its
+  /// step in place (nothing changed: make a new pacer); every registered policy can.
+  bool set_step(Nanos step);
+
   std::string_view name() const { return name_; }
 
   /// Protocol order checks: a call out of the order above (end_render() without
@@ -215,6 +226,9 @@ class Pacer {
   virtual void on_observe_display(std::int64_t /*frame*/, Nanos /*display*/) {}
   virtual void on_observe_wake(Nanos /*deadline*/, Nanos /*woke*/) {}
   virtual void on_observe_gpu(std::int64_t /*frame*/, Nanos /*gpu*/) {}
+  /// set_step(): `step` (validated) for the updates from the next one on, between frames.
+  /// false (the default): the policy cannot, nothing changed.
+  virtual bool on_set_step(Nanos /*step*/) { return false; }
   /// The present call of the current frame took `call` (CPU work after the render).
   virtual void on_present_call(Nanos /*call*/) {}
   /// The interval the frame in progress is planned with, for its record (interval_ms):

@@ -81,12 +81,13 @@ class PeerStep {
     if (clock_.steps() == 0) {
       plan.alpha = 1.0;
       plan.animation_time = clock_.current();
-    } else if (accumulator_ >= sim_.step) {
+    } else if (const Nanos span = clock_.current() - clock_.previous(); accumulator_ >= span) {
+      // (span: the latest update's step, the step in force unless set_step() changed it since)
       plan.alpha = 1.0;
       plan.animation_time = clock_.current();
     } else {
-      plan.alpha = static_cast<double>(accumulator_.count()) / static_cast<double>(sim_.step.count());
-      plan.animation_time = clock_.current() - sim_.step + accumulator_;
+      plan.alpha = static_cast<double>(accumulator_.count()) / static_cast<double>(span.count());
+      plan.animation_time = clock_.previous() + accumulator_;
     }
   }
 
@@ -101,6 +102,11 @@ class PeerStep {
 
   const FixedStepClock& clock() const { return clock_; }
   Nanos accumulator() const { return accumulator_; }
+  /// The step of the updates from the next one on; the accumulator (the time owed) stays.
+  void set_step(Nanos step) {
+    sim_.step = step;
+    clock_.set_step(step);
+  }
 
  private:
   FixedStepConfig sim_;

@@ -104,6 +104,12 @@ class SwappyPolicy final : public Pacer {
   void on_end_update(Nanos) override {}
   void on_observe_display(std::int64_t frame, Nanos display) override;
   void on_present_call(Nanos call) override;
+  /// The game's fixed-step simulation takes the new step; the swap interval and the frame
+  /// statistics stay.
+  bool on_set_step(Nanos step) override {
+    step_.set_step(step);
+    return true;
+  }
 
  private:
   struct Sample {
