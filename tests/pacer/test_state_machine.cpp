@@ -160,6 +160,52 @@ TEST(StateMachine, ForgiveAHitchWhoseFollowersFitTheOldInterval) {
   EXPECT_EQ(p.interval(), period);
 }
 
+TEST(StateMachine, AHitchBurstIsNotALastingChange) {
+  // Two frames of 26 ms amid 3 ms ones at 100 Hz: they miss, but the median cost of the last
+  // level_window frames is still 3.5 ms, so nothing widens; the late frames are re-planned.
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.mixed_cadence_loss = 0;
+  std::vector<Nanos> load(400, 3_ms);
+  load[200] = load[201] = 26_ms;
+  const auto intervals = [&cfg](const std::vector<Nanos>& l, std::vector<T>* seen) {
+    AdaptivePolicy p{cfg, step_5()};
+    std::vector<Nanos> at;
+    SimCosts costs{[l](std::int64_t f) { return l[static_cast<std::size_t>(f)]; },
+                   [](std::int64_t, std::int64_t) { return 500_us; }};
+    simulate(p, costs, static_cast<std::int64_t>(l.size()), fifo_100(), [&](const FrameRecord&) {
+      at.push_back(p.interval());
+      if (seen && (seen->empty() || seen->back() != p.last_transition().kind)) seen->push_back(p.last_transition().kind);
+    });
+    return at;
+  };
+  std::vector<T> seen;
+  for (const Nanos i : intervals(load, &seen)) EXPECT_EQ(i, period);
+  for (const T x : seen) EXPECT_NE(x, T::widen);
+  // Three long frames make the median long at the third: a widen, forgiven within
+  // hitch_frames of the cheap frames after it ("not for long").
+  load[202] = 26_ms;
+  const std::vector<Nanos> three = intervals(load, nullptr);
+  for (std::size_t f = 210; f < load.size(); ++f) EXPECT_EQ(three[f], period) << f;
+}
+
+TEST(StateMachine, ALastingIncreaseWidensPromptly) {
+  // 3 ms, then 26 ms for good: the median moves at the third long frame and the misses are
+  // there: widened within a few frames, and it stays wide.
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.mixed_cadence_loss = 0;
+  AdaptivePolicy p{cfg, step_5()};
+  const std::vector<Nanos> load = step_load(400, 3_ms, 200, 26_ms);
+  std::vector<Nanos> interval_at(load.size());
+  SimCosts costs{[load](std::int64_t f) { return load[static_cast<std::size_t>(f)]; },
+                 [](std::int64_t, std::int64_t) { return 500_us; }};
+  std::size_t i = 0;
+  simulate(p, costs, static_cast<std::int64_t>(load.size()), fifo_100(),
+           [&](const FrameRecord&) { interval_at[i++] = p.interval(); });
+  EXPECT_EQ(interval_at[199], period);
+  EXPECT_GE(interval_at[206], 30_ms) << "widened within 6 frames";
+  for (std::size_t f = 220; f < load.size(); ++f) EXPECT_GE(interval_at[f], 30_ms) << f;
+}
+
 TEST(StateMachine, ShrinkOnePeriodAtATimeAfterTheHold) {
   // Starting at 40 ms with 3 ms of work: shrink by a period after each hold of shrink_window.
   AdaptiveConfig cfg = config_for(fifo_100(), 40_ms);
@@ -241,7 +287,7 @@ TEST(StateMachine, MissWindowBoundsMissesToWiden) {
 }
 
 TEST(StateMachine, TransitionsHaveNames) {
-  for (const T t : {T::none, T::enter_mixed, T::follow_mean, T::leave_mixed, T::widen, T::widen_to_mixed,
+  for (const T t : {T::none, T::enter_mixed, T::follow_mean, T::follow_cost, T::leave_mixed, T::widen, T::widen_to_mixed,
                     T::absorb_misses, T::forgive_hitch, T::shrink})
     EXPECT_FALSE(to_string(t).empty());
   EXPECT_EQ(to_string(T::forgive_hitch), "forgive_hitch");

@@ -17,6 +17,7 @@ std::string_view to_string(AdaptivePolicy::Transition t) {
     case T::none: return "none";
     case T::enter_mixed: return "enter_mixed";
     case T::follow_mean: return "follow_mean";
+    case T::follow_cost: return "follow_cost";
     case T::leave_mixed: return "leave_mixed";
     case T::widen: return "widen";
     case T::widen_to_mixed: return "widen_to_mixed";
@@ -33,6 +34,7 @@ AdaptivePolicy::AdaptivePolicy(AdaptiveConfig config, FixedStepConfig sim, std::
   if (period_ > Nanos::zero()) grid_ = VblankGrid{period_, config_.vblank_phase};
   planned_gap_ = interval_;
   planned_frame_.fill(-1);
+  if (vrr()) cadence_ = Cadence::free;
 }
 
 AdaptivePolicy::Depth AdaptivePolicy::depth() const {
@@ -110,7 +112,12 @@ void AdaptivePolicy::on_observe_wake(Nanos deadline, Nanos woke) {
   wake_tolerance_ = second_largest(wakes_, 2);
 }
 
-Nanos AdaptivePolicy::lateness_tolerance() const { return config_.late_tolerance + wake_tolerance_; }
+Nanos AdaptivePolicy::lateness_tolerance() const {
+  // VRR below its minimum rate: a present that meets a repeated frame's scan-out waits for
+  // it (at most one shortest refresh); that is the panel's doing, not a miss.
+  const Nanos repeat = below_vrr_range() ? config_.min_interval : Nanos::zero();
+  return config_.late_tolerance + wake_tolerance_ + repeat;
+}
 
 void AdaptivePolicy::on_observe_display(std::int64_t frame, Nanos display) {
   if (period_ > Nanos::zero()) {
@@ -171,7 +178,9 @@ void AdaptivePolicy::update_render_estimates() {
   deep_lead_ = std::max(lead_, *second + config_.present_margin);
   // Mixed cadence: plan for a typical render (a long one is shown a vblank late rather
   // than every frame idling in a held present); on a FIFO queue a longer one.
-  const double pct = latched() && config_.queued_presents ? config_.mixed_lead_percentile_queued
+  // VRR: the same, on vrr_lead_percentile (a longer render is shown when it is ready).
+  const double pct = cadence_ == Cadence::free                       ? config_.vrr_lead_percentile
+                     : latched() && config_.queued_presents ? config_.mixed_lead_percentile_queued
                                                           : config_.mixed_lead_percentile;
   const auto typical =
       static_cast<std::size_t>(std::max(1.0, std::ceil(pct / 100.0 * static_cast<double>(sorted.size())))) - 1;
@@ -240,18 +249,45 @@ Nanos AdaptivePolicy::mean_busy() const {
   return sum / static_cast<std::int64_t>(busy_ring_.size());
 }
 
+Nanos AdaptivePolicy::trimmed_mean_busy() const {
+  if (busy_ring_.empty()) return Nanos::zero();
+  std::vector<Nanos> sorted = busy_ring_;
+  std::sort(sorted.begin(), sorted.end());
+  const auto cut = static_cast<std::size_t>(config_.vrr_trim * static_cast<double>(sorted.size()));
+  const std::size_t keep = std::max<std::size_t>(1, sorted.size() - std::min(cut, sorted.size() - 1));
+  Nanos sum{0};
+  for (std::size_t i = 0; i < keep; ++i) sum += sorted[i];
+  return sum / static_cast<std::int64_t>(keep);
+}
+
+bool AdaptivePolicy::level_shift() const {
+  if (config_.level_window <= 0) return true;
+  const auto n = static_cast<std::size_t>(config_.level_window);
+  if (busy_ring_.empty()) return true;  // nothing to tell by: the miss count decides
+  // Fewer frames than the window (the ring restarts after a forgiven hitch or a cadence
+  // change): the median of those there are.
+  const std::size_t size = busy_ring_.size();
+  std::array<Nanos, 32> last{};
+  const std::size_t m = std::min({n, size, last.size()});
+  for (std::size_t i = 1; i <= m; ++i) last[i - 1] = busy_ring_[(busy_next_ + size - i) % size];
+  std::nth_element(last.begin(), last.begin() + static_cast<std::ptrdiff_t>(m / 2), last.begin() + static_cast<std::ptrdiff_t>(m));
+  return scale(last[m / 2], widen_margin()) > interval_;
+}
+
 Nanos AdaptivePolicy::recent_busy_mean(std::size_t n) const {
-  // The last n busy times (fewer early on), the longest left out.
+  // The last n busy times (fewer early on), the longest left out; with the level-shift test
+  // on (level_window > 0) the longest quarter: two close hitches are not an overload.
   n = std::min(n, busy_ring_.size());
   if (n < 2) return Nanos::zero();
   const std::size_t size = busy_ring_.size();
-  Nanos sum{0}, longest{0};
-  for (std::size_t i = 1; i <= n; ++i) {
-    const Nanos b = busy_ring_[(busy_next_ + size - i) % size];
-    sum += b;
-    longest = std::max(longest, b);
-  }
-  return (sum - longest) / static_cast<std::int64_t>(n - 1);
+  std::vector<Nanos> last(n);
+  for (std::size_t i = 1; i <= n; ++i) last[i - 1] = busy_ring_[(busy_next_ + size - i) % size];
+  std::sort(last.begin(), last.end());
+  const std::size_t drop = config_.level_window > 0 ? std::max<std::size_t>(1, n / 4) : 1;
+  const std::size_t keep = n - std::min(drop, n - 1);
+  Nanos sum{0};
+  for (std::size_t i = 0; i < keep; ++i) sum += last[i];
+  return sum / static_cast<std::int64_t>(keep);
 }
 
 Nanos AdaptivePolicy::free_interval(Nanos mean_busy) const {
@@ -379,7 +415,9 @@ Action AdaptivePolicy::display_next(Nanos now) {
     // the world it shows is the one of its real display time (at most max_pushes times).
     // Judged when the updates are done, not after the wait for the start (which ends
     // within the waiter's error of start_next_ by design).
-    const Nanos lead = cadence_ == Cadence::mixed ? typical_lead_ : lead_;
+    // The mixed cadence and VRR judge on a typical render: a longer one is shown a vblank
+    // late (mixed) or when it is ready (VRR) rather than every frame idling in a held present.
+    const Nanos lead = cadence_ == Cadence::mixed || cadence_ == Cadence::free ? typical_lead_ : lead_;
     if (!frame_.waited && now + lead > display_next_ && frame_.pushes < config_.max_pushes) {
       ++frame_.pushes;
       frame_.pushed = true;
@@ -423,6 +461,9 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     step = std::max(step, Nanos{static_cast<std::int64_t>(static_cast<double>(lag_.count()) *
                                                           static_cast<double>(interval_.count()) /
                                                           static_cast<double>(config_.catch_up_within.count()))});
+  // VRR: frames are presented when ready, so a little lateness is routine, not a hitch;
+  // its lag is caught up at vrr_catch_up of itself per frame (it would pile up past max_lag).
+  if (cadence_ == Cadence::free) step = std::max(step, scale(lag_, config_.vrr_catch_up));
   lag_ -= std::min(lag_, step);
 }
 
@@ -495,6 +536,7 @@ int AdaptivePolicy::recent_misses() const {
 }
 
 std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_cadence() const {
+  if (cadence_ == Cadence::free) return decide_vrr();
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
   if (config_.mixed_cadence_loss <= 0 || config_.mixed_cadence_loss >= 1 || busy_ring_.size() < window)
     return std::nullopt;
@@ -527,6 +569,23 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_cadence() const {
   return std::nullopt;
 }
 
+std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_vrr() const {
+  // No grid to quantize to and no cadence to mix: the interval is the cost the frames
+  // take (the busiest vrr_trim share left out: a hitch is late whatever the interval) with
+  // vrr_margin, within the panel's range from below (min_interval = 1 / its maximum rate).
+  const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
+  if (busy_ring_.size() < window) return std::nullopt;
+  const Nanos target = std::clamp(scale(trimmed_mean_busy(), config_.vrr_margin), config_.min_interval, config_.max_interval);
+  if (!config_.shrink && target < interval_) return std::nullopt;
+  // Below the panel's minimum rate it repeats frames at a multiple of the rate it predicts
+  // from the recent intervals: keep the interval steadier there.
+  const double share = below_vrr_range() && target > config_.vrr_max_period ? config_.vrr_lfc_follow : config_.mixed_follow;
+  const Nanos diff = target > interval_ ? target - interval_ : interval_ - target;
+  if (static_cast<double>(diff.count()) > share * static_cast<double>(interval_.count()))
+    return Decision{Transition::follow_cost, target, "VRR: the trimmed mean busy time moved the steady interval"};
+  return std::nullopt;
+}
+
 std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) const {
   if (!miss) return std::nullopt;
   const int recent = recent_misses();
@@ -534,7 +593,9 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) 
   // recent frames (the longest left out) cost more than the interval on average, the
   // pushes will not stop by themselves.
   const auto overload_window = static_cast<std::size_t>(config_.overload_window);
-  const bool lasting_misses = recent >= std::max(config_.misses_to_widen, 1);
+  // Misses alone do not tell a burst of long frames from a lasting change: the recent median
+  // cost must need a wider interval too (level_shift); a burst leaves the median where it was.
+  const bool lasting_misses = recent >= std::max(config_.misses_to_widen, 1) && level_shift();
   const bool overloaded = recent_busy_mean(overload_window) > interval_;
   if (!lasting_misses && !overloaded) return std::nullopt;
   // The lasting level is the cheapest of the missing frames (a hitch among them is not).
@@ -542,9 +603,9 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) 
   // One period more on a grid; on a free display at least the lateness tolerance (no
   // widening by nanoseconds).
   const Nanos step_up = period_ > Nanos::zero() ? interval_ + period_ : interval_ + lateness_tolerance();
-  const Nanos wider = quantize_up(std::max(step_up, scale(lasting, config_.widen_factor)));
+  const Nanos wider = quantize_up(std::max(step_up, scale(lasting, widen_margin())));
   const Nanos free = free_interval(std::max(lasting, recent_busy_mean(overload_window)));
-  if (wider > interval_ && prefer_mixed(wider, free))
+  if (wider > interval_ && cadence_ != Cadence::free && prefer_mixed(wider, free))
     return Decision{Transition::widen_to_mixed, free, "a lasting miss, and wider whole periods would cost too much of the rate"};
   if (wider > interval_)
     return Decision{Transition::widen, wider,
@@ -556,7 +617,7 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_forgive(Nanos bus
   if (!hitch_) return std::nullopt;
   hitch_->max_busy = std::max(hitch_->max_busy, busy);
   ++hitch_->seen;
-  if (scale(hitch_->max_busy, config_.widen_factor) > hitch_->pre_interval) {
+  if (scale(hitch_->max_busy, widen_margin()) > hitch_->pre_interval) {
     hitch_.reset();  // a frame after the widen needed it: the change is lasting
     return std::nullopt;
   }
@@ -566,6 +627,7 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_forgive(Nanos bus
 }
 
 std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_shrink() const {
+  if (cadence_ == Cadence::free) return std::nullopt;  // VRR: follow_cost moves it both ways
   // Shrink on the busy-time percentile with the widen margin, one period at a time,
   // after a hold that doubles with every failed shrink.
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
@@ -600,6 +662,9 @@ void AdaptivePolicy::apply(const Decision& d, std::int64_t frame) {
       cadence_ = Cadence::mixed;
       set_display_interval(d.interval, direction);
       break;
+    case Transition::follow_cost:
+      set_display_interval(d.interval, direction);
+      break;
     case Transition::leave_mixed:
       cadence_ = Cadence::even;
       set_display_interval(d.interval, direction);
@@ -627,6 +692,11 @@ void AdaptivePolicy::apply(const Decision& d, std::int64_t frame) {
       set_display_interval(d.interval, event_widen);
       miss_history_ = 0;
       missed_busy_.clear();
+      if (cadence_ == Cadence::free) {
+        // VRR: the cost followed from here on is the new one (follow_cost waits for a window).
+        busy_ring_.clear();
+        busy_next_ = 0;
+      }
       break;
     case Transition::absorb_misses:
       miss_history_ = 0;

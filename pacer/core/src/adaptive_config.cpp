@@ -77,6 +77,17 @@ void validate(const AdaptiveConfig& c) {
   at_least("max_pushes", c.max_pushes, 0);
   nanos("max_lag", c.max_lag, false);
   nanos("catch_up_within", c.catch_up_within, false);
+  at_least("level_window", c.level_window, 0);
+  if (c.level_window > c.shrink_window)
+    config_error("AdaptiveConfig::level_window", "<= shrink_window (" + format_value(std::int64_t{c.shrink_window}) + ")",
+                 format_value(std::int64_t{c.level_window}));
+  nanos("vrr_max_period", c.vrr_max_period, false);
+  real("vrr_margin", c.vrr_margin, c.vrr_margin >= 1.0, ">= 1");
+  real("vrr_trim", c.vrr_trim, c.vrr_trim >= 0.0 && c.vrr_trim < 1.0, "in [0, 1)");
+  real("vrr_lfc_follow", c.vrr_lfc_follow, c.vrr_lfc_follow >= 0.0, ">= 0");
+  real("vrr_catch_up", c.vrr_catch_up, c.vrr_catch_up >= 0.0 && c.vrr_catch_up <= 1.0, "in [0, 1]");
+  real("vrr_lead_percentile", c.vrr_lead_percentile, c.vrr_lead_percentile > 0.0 && c.vrr_lead_percentile <= 100.0,
+       "in (0, 100]");
 }
 
 }  // namespace pacer

@@ -23,8 +23,10 @@ void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display) {
     cfg.adaptive.pipeline_frames = std::clamp(display.images - 1, 1, cfg.adaptive.pipeline_frames);
   else
     cfg.adaptive.pipeline_frames = 1;  // nothing queues: every present is held to its time
-  if (display.mode == PresentMode::vrr)
+  if (display.mode == PresentMode::vrr) {
     cfg.adaptive.min_interval = std::max(cfg.adaptive.min_interval, display.period);
+    cfg.adaptive.vrr_max_period = display.max_period;  // VRR: its own rules (docs/pacing.md, "VRR")
+  }
   // Immediate with no refresh known: a monitor still refreshes, most often at 60 Hz, and
   // frames beyond its rate tear without showing more; cap there (give the real rate with
   // immediate:HZ). Classic loops are capped at 60 Hz there too (accumulator-capped).

@@ -10,14 +10,18 @@
 //                                       free display); mixed: each frame at the first
 //                                       vblank it can make (a free interval following the
 //                                       mean busy time)
+//            free                       VRR only (AdaptiveConfig::vrr_max_period > 0): no grid,
+//                                       no mixed cadence; one steady interval that follows
+//                                       the trimmed mean cost, steadier below the panel's
+//                                       minimum rate (where it repeats frames)
 //   Depth    deep <-> shallow           FIFO: frames start pipeline_frames intervals ahead
 //                                       while a recent frame needed it, else one
 //   Hitch    watching after a widen     forgiven (back to the old interval) when the frames
 //                                       after it fit the old interval
 //
 // After every frame one decision is taken (AdaptivePolicy::Transition, each with its reason,
-// readable as last_transition()): enter/leave/follow the mixed cadence, widen (misses in the
-// miss window, or an overload), widen into the mixed cadence, forgive a hitch, shrink, or
+// readable as last_transition()): enter/leave/follow the mixed cadence, follow the cost (VRR),
+// widen (misses in the miss window while the recent median cost needs it, or an overload), widen into the mixed cadence, forgive a hitch, shrink, or
 // nothing. Every constant is a field of AdaptiveConfig (pacer/adaptive_config.hpp).
 //
 //   pacer::AdaptiveConfig cfg;              // every constant has a documented default
@@ -45,15 +49,16 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   static constexpr std::string_view policy_name = "adaptive";
 
   enum class Mode { seed, display };
-  enum class Cadence { even, mixed };
+  enum class Cadence { even, mixed, free };
   enum class Depth { deep, shallow };
   /// What the decision after a frame did.
   enum class Transition {
     none,            ///< nothing changed
     enter_mixed,     ///< whole periods would cost more than mixed_cadence_loss of the rate
     follow_mean,     ///< the mixed cadence's interval moved with the mean busy time
+    follow_cost,     ///< VRR: the steady interval moved with the trimmed mean busy time
     leave_mixed,     ///< whole periods cost less than half the allowed loss again
-    widen,           ///< misses_to_widen misses in the miss window, or an overload
+    widen,           ///< a lasting change (misses, and the recent median cost needs it), or an overload
     widen_to_mixed,  ///< a widen whose whole periods would cost too much: the mixed cadence
     absorb_misses,   ///< a lasting miss at the widest interval already: the count restarts
     forgive_hitch,   ///< the frames after a widen fit the old interval: back to it
@@ -83,6 +88,10 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos render_estimate() const { return lead_; }
   /// How far the world shown lags its display time after late frames (caught up per catch_up).
   Nanos lag() const { return lag_; }
+  /// True on a VRR panel (AdaptiveConfig::vrr_max_period > 0 and no fixed refresh).
+  bool vrr() const { return config_.vrr_max_period > Nanos::zero() && config_.refresh_period <= Nanos::zero(); }
+  /// VRR below the panel's minimum rate: it repeats frames (low-framerate compensation).
+  bool below_vrr_range() const { return vrr() && interval_ > config_.vrr_max_period; }
   /// True while the mixed cadence runs (a free interval on a fixed-refresh display).
   bool mixed_cadence() const { return cadence_ == Cadence::mixed; }
   /// Failed shrinks so far (each doubles the wait before the next try, up to max_backoff).
@@ -141,6 +150,14 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// Frames among the last miss_window that missed.
   int recent_misses() const;
   std::optional<Decision> decide_cadence() const;
+  /// VRR: follow the trimmed mean cost (Cadence::free).
+  std::optional<Decision> decide_vrr() const;
+  /// The median busy time of the last level_window frames x widen_factor exceeds the
+  /// interval: the frames missing are the level, not a burst (true when level_window is 0).
+  bool level_shift() const;
+  /// The margin a widen puts over the cost: widen_factor; on VRR vrr_margin (a frame over
+  /// the interval there is shown when ready, a little late, not a whole period late).
+  double widen_margin() const { return cadence_ == Cadence::free ? config_.vrr_margin : config_.widen_factor; }
   std::optional<Decision> decide_widen(bool miss) const;
   std::optional<Decision> decide_forgive(Nanos busy);
   std::optional<Decision> decide_shrink() const;
@@ -154,6 +171,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// Mean of the last n busy times without the longest (a hitch among them).
   Nanos recent_busy_mean(std::size_t n) const;
   Nanos mean_busy() const;
+  /// Mean busy time of the shrink window without its busiest vrr_trim share.
+  Nanos trimmed_mean_busy() const;
   Nanos quantize_up(Nanos interval) const;
   Nanos grid_at_or_after(Nanos t) const;
   /// The vblank a grid-derived time (a vblank plus whole periods) stands for.

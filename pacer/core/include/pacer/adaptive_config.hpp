@@ -163,6 +163,47 @@ struct AdaptiveConfig {
   /// A frame whose render cannot make its planned display is re-planned a slot later at
   /// most this many times before it renders.
   int max_pushes = 2;
+
+  // ---- hitch bursts against lasting changes (docs/pacing.md, "Hitch bursts")
+  /// A miss widens the interval only when it is a lasting change: the median busy time of
+  /// the last level_window frames exceeds the interval (most recent frames need more), or
+  /// the overload test below. A burst of fewer than half the window's frames, long, then
+  /// cheap ones, leaves the median where it was: no widen, the late frames are re-planned.
+  /// A lasting increase moves the median after (level_window + 1) / 2 frames. 0: the old
+  /// rule, misses_to_widen misses in the miss window.
+  int level_window = 5;
+
+  // ---- VRR (docs/pacing.md, "VRR")
+  /// A variable-refresh panel's longest refresh period (1 / its minimum rate); > 0 marks the
+  /// display as VRR (fit_to_display sets it, and min_interval to 1 / its maximum rate). A
+  /// frame is shown when presented within [min_interval, vrr_max_period] of the previous
+  /// one; below the minimum rate the panel repeats frames (low-framerate compensation).
+  /// VRR has no vblank grid and no mixed cadence: one steady interval that follows the
+  /// measured cost (Cadence::free). 0: not VRR.
+  Nanos vrr_max_period{0};
+  /// VRR: the steady interval is the trimmed mean busy time (the busiest vrr_trim share of
+  /// the shrink window left out: hitches are late either way) x this. 1: no margin; a frame
+  /// over the interval is presented when ready (a little late) rather than every frame
+  /// idling in a held present (tuning half: 1.0, 1.03 and 1.07 tried; 1.0 met the most rows).
+  double vrr_margin = 1.0;
+  /// VRR: the share of the busiest recent frames left out of the mean the interval follows.
+  double vrr_trim = 0.1;
+  /// VRR: the interval follows the cost when it would move by more than mixed_follow; below
+  /// the panel's minimum rate (interval > vrr_max_period, where the panel repeats frames at
+  /// a multiple of the frame rate it predicts from the recent intervals) only by more than
+  /// this share: a steady interval keeps the repeats out of the way of new frames.
+  double vrr_lfc_follow = 0.1;
+  /// VRR: a frame whose render would end after its planned present is re-planned when the
+  /// render estimate at this percentile of render_history says so (as the mixed cadence
+  /// does with mixed_lead_percentile); a longer render is presented as soon as it is ready
+  /// (a little late) instead of every frame idling in a present held for the worst case
+  /// (tuning half: 10, 25, 35 and 50 met 139, 139, 139 and 137 rows; 85: 134; 100: 122).
+  double vrr_lead_percentile = 25;
+  /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
+  /// frames after it catch up this share of the lag per frame (at least catch_up's step).
+  /// Lateness is routine on VRR (frames are presented when ready): the slow catch-up of
+  /// fixed refresh would let it pile up past max_lag and be dropped.
+  double vrr_catch_up = 0;
 };
 
 /// Throws std::invalid_argument naming the field and its value for a config no policy can

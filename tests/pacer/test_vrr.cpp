@@ -1,0 +1,230 @@
+// VRR as its own display kind in the adaptive policy (docs/pacing.md, "VRR"): no vblank
+// grid and no mixed cadence, one steady interval that follows the measured cost within the
+// panel's range, frames presented when ready rather than pushed to a worst-case render, and
+// below the panel's minimum rate (where it repeats frames) a steadier interval and a
+// lateness tolerance of one repeat. Virtual time only; a 48-144 Hz panel.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "pacer/adaptive.hpp"
+#include "pacer/policies.hpp"
+#include "pacer/simulator.hpp"
+#include "pacer/stats.hpp"
+#include "configs.hpp"
+
+using namespace pacer;
+using namespace pacer::literals;
+using T = AdaptivePolicy::Transition;
+
+namespace {
+
+SimOptions vrr_48_144() {
+  SimOptions opt;
+  opt.display = parse_display("vrr:48-144").value();
+  return opt;
+}
+
+AdaptiveConfig config_for(const SimOptions& opt) {
+  PolicyConfig cfg;
+  fit_to_display(cfg, opt.display);
+  return cfg.adaptive;
+}
+
+struct Traced {
+  SimRun run;
+  std::vector<T> transitions;
+  std::vector<AdaptivePolicy::Cadence> cadences;
+  bool saw(T t) const {
+    for (const T x : transitions)
+      if (x == t) return true;
+    return false;
+  }
+};
+
+/// Runs `render` (update 0.5 ms per 5 ms step) and collects every transition taken.
+Traced run(AdaptivePolicy& p, const SimOptions& opt, const std::vector<Nanos>& render) {
+  Traced out;
+  SimCosts costs{[render](std::int64_t f) { return render[static_cast<std::size_t>(f)]; },
+                 [](std::int64_t, std::int64_t) { return 500_us; }};
+  AdaptivePolicy::Decision last{};
+  std::vector<FrameRecord> records;
+  out.run = simulate(p, costs, static_cast<std::int64_t>(render.size()), opt, [&](const FrameRecord& r) {
+    const AdaptivePolicy::Decision& d = p.last_transition();
+    if (d.kind != last.kind || d.interval != last.interval) {
+      out.transitions.push_back(d.kind);
+      EXPECT_FALSE(d.reason.empty()) << to_string(d.kind);
+      last = d;
+    }
+    out.cadences.push_back(p.cadence());
+    records.push_back(r);
+  });
+  out.run.records = std::move(records);
+  return out;
+}
+
+std::vector<Nanos> step_load(std::size_t frames, Nanos a, std::size_t at, Nanos b) {
+  std::vector<Nanos> v(frames, a);
+  for (std::size_t i = at; i < frames; ++i) v[i] = b;
+  return v;
+}
+
+/// Mean display gap over records [from, to).
+double mean_gap_ms(const SimRun& r, std::size_t from, std::size_t to) {
+  return to_ms(*r.records[to - 1].display - *r.records[from - 1].display) / static_cast<double>(to - from);
+}
+
+}  // namespace
+
+TEST(Vrr, FitToDisplayMarksTheKindAndTheRange) {
+  const AdaptiveConfig c = config_for(vrr_48_144());
+  EXPECT_EQ(c.vrr_max_period, period_of_hz(48));
+  EXPECT_EQ(c.min_interval, period_of_hz(144));
+  EXPECT_EQ(c.refresh_period, 0_ms) << "no vblank grid";
+  AdaptivePolicy p{c, step_5()};
+  EXPECT_TRUE(p.vrr());
+  EXPECT_EQ(p.cadence(), AdaptivePolicy::Cadence::free);
+  // Not VRR: fifo and immediate keep their cadences.
+  SimOptions fifo;
+  fifo.display = parse_display("fifo:144").value();
+  AdaptivePolicy f{config_for(fifo), step_5()};
+  EXPECT_FALSE(f.vrr());
+  EXPECT_EQ(f.cadence(), AdaptivePolicy::Cadence::even);
+  SimOptions imm;
+  imm.display = parse_display("immediate").value();
+  EXPECT_FALSE(AdaptivePolicy(config_for(imm), step_5()).vrr());
+}
+
+TEST(Vrr, NoGridNoMixedCadenceTheIntervalFollowsTheCost) {
+  // 9 ms renders + 1-2 updates of 0.5 ms: about 10 ms of work. On a fixed 144 Hz grid that
+  // is two periods (13.9 ms) or a mixed cadence; on VRR the interval is the cost itself.
+  AdaptivePolicy p{config_for(vrr_48_144()), step_5()};
+  const Traced t = run(p, vrr_48_144(), std::vector<Nanos>(600, 9_ms));
+  EXPECT_TRUE(t.saw(T::follow_cost));
+  EXPECT_FALSE(t.saw(T::enter_mixed));
+  EXPECT_FALSE(t.saw(T::widen_to_mixed));
+  EXPECT_FALSE(t.saw(T::shrink)) << "follow_cost moves it both ways";
+  for (const auto c : t.cadences) EXPECT_EQ(c, AdaptivePolicy::Cadence::free);
+  EXPECT_GT(p.interval(), 9_ms);
+  EXPECT_LT(p.interval(), 11_ms);
+  const double gap = mean_gap_ms(t.run, 300, 600);
+  EXPECT_NEAR(gap, to_ms(p.interval()), 0.3);
+  EXPECT_LT(gap, 12.0) << "not two 144 Hz periods";
+}
+
+TEST(Vrr, TheIntervalFollowsTheCostBothWaysWithinTheRange) {
+  // 9 ms, then 14 ms, then 2 ms: the interval follows up and down, never under 1/144 s.
+  std::vector<Nanos> load = step_load(1200, 9_ms, 400, 14_ms);
+  for (std::size_t i = 800; i < load.size(); ++i) load[i] = 2_ms;
+  AdaptivePolicy p{config_for(vrr_48_144()), step_5()};
+  std::vector<Nanos> at;
+  const Traced t = run(p, vrr_48_144(), load);
+  EXPECT_TRUE(t.saw(T::follow_cost));
+  EXPECT_EQ(p.interval(), period_of_hz(144)) << "the panel's fastest refresh caps it";
+  for (std::size_t i = 1; i < t.run.records.size(); ++i)
+    EXPECT_GE(*t.run.records[i].display - *t.run.records[i - 1].display, period_of_hz(144) - 1_us) << i;
+}
+
+TEST(Vrr, AFrameThatRunsLongIsPresentedWhenReady) {
+  // Renders alternate 7 and 12 ms: the interval follows the mean (about 10 ms), and a 12 ms
+  // render is presented when it is ready, a little late, instead of every frame being
+  // planned for the longest render and idling in a held present (the rate of the worst case).
+  std::vector<Nanos> load(900);
+  for (std::size_t i = 0; i < load.size(); ++i) load[i] = i % 2 ? 12_ms : 7_ms;
+  AdaptivePolicy p{config_for(vrr_48_144()), step_5()};
+  const Traced t = run(p, vrr_48_144(), load);
+  const double gap = mean_gap_ms(t.run, 300, 900);
+  EXPECT_LT(gap, 12.0) << "near the mean busy time (10.5 ms), not the longest (13 ms)";
+  EXPECT_FALSE(t.saw(T::widen)) << "alternating costs are not a lasting change";
+}
+
+TEST(Vrr, RoutineLatenessIsCaughtUpAtVrrCatchUp) {
+  // Half the frames run 2-3 ms over the interval: each leaves that much lag. The default
+  // catch-up (catch_up, tuned for rare late frames) cannot keep up and lag beyond max_lag
+  // is dropped; vrr_catch_up = 0.5 catches half the lag per frame and drops nothing (at a
+  // cost in animation error: the tuning half met fewer rows with it, so it is off by default).
+  std::vector<Nanos> load(900);
+  for (std::size_t i = 0; i < load.size(); ++i) load[i] = i % 2 ? 12_ms : 7_ms;
+  const auto dropped = [&load](double vrr_catch_up) {
+    AdaptiveConfig cfg = config_for(vrr_48_144());
+    cfg.vrr_catch_up = vrr_catch_up;
+    AdaptivePolicy p{cfg, step_5()};
+    const Traced t = run(p, vrr_48_144(), load);
+    Nanos sum{0};
+    for (const auto& r : t.run.records) sum += r.dropped;
+    return sum;
+  };
+  EXPECT_GT(dropped(0), 0_ms);
+  EXPECT_EQ(dropped(0.5), 0_ms);
+}
+
+TEST(Vrr, BelowTheMinimumRateTheIntervalIsSteadierAndARepeatIsNoMiss) {
+  // 30 ms renders: below 48 Hz, where the panel repeats frames. The interval follows the
+  // cost there only on moves over vrr_lfc_follow (10%): a 5% change leaves it, a 25% one
+  // moves it. The lateness tolerance includes one shortest refresh (a repeat's scan-out).
+  std::vector<Nanos> load = step_load(1500, 30_ms, 500, 31500_us);
+  for (std::size_t i = 1000; i < load.size(); ++i) load[i] = 38_ms;
+  AdaptivePolicy p{config_for(vrr_48_144()), step_5()};
+  std::vector<Nanos> interval_at(load.size());
+  SimCosts costs{[load](std::int64_t f) { return load[static_cast<std::size_t>(f)]; },
+                 [](std::int64_t, std::int64_t) { return 500_us; }};
+  std::size_t i = 0;
+  simulate(p, costs, static_cast<std::int64_t>(load.size()), vrr_48_144(),
+           [&](const FrameRecord&) { interval_at[i++] = p.interval(); });
+  ASSERT_GT(interval_at[490], p.config().vrr_max_period);
+  EXPECT_EQ(interval_at[990], interval_at[490]) << "a 5% move below the range is not followed";
+  EXPECT_GT(interval_at[1490], scale(interval_at[490], 1.15)) << "a 25% move is";
+  EXPECT_TRUE(p.below_vrr_range());
+  EXPECT_GE(p.lateness_tolerance(), p.config().late_tolerance + p.config().min_interval);
+  // Within the range no repeat tolerance.
+  AdaptivePolicy q{config_for(vrr_48_144()), step_5()};
+  run(q, vrr_48_144(), std::vector<Nanos>(200, 9_ms));
+  EXPECT_FALSE(q.below_vrr_range());
+  EXPECT_LT(q.lateness_tolerance(), q.config().late_tolerance + q.config().min_interval);
+}
+
+TEST(Vrr, ALastingIncreaseWidensPromptlyAHitchBurstDoesNot) {
+  // 8 ms, then from frame 300 on 20 ms: the level-shift test widens within a few frames
+  // (not after a whole shrink window of follow_cost). Two 40 ms frames amid 8 ms ones do not.
+  AdaptivePolicy p{config_for(vrr_48_144()), step_5()};
+  const std::vector<Nanos> load = step_load(400, 8_ms, 300, 20_ms);
+  std::vector<Nanos> interval_at(load.size());
+  SimCosts costs{[load](std::int64_t f) { return load[static_cast<std::size_t>(f)]; },
+                 [](std::int64_t, std::int64_t) { return 500_us; }};
+  std::size_t i = 0;
+  simulate(p, costs, static_cast<std::int64_t>(load.size()), vrr_48_144(),
+           [&](const FrameRecord&) { interval_at[i++] = p.interval(); });
+  EXPECT_LT(interval_at[299], 11_ms);
+  EXPECT_GE(interval_at[308], 20_ms) << "widened within 8 frames of the change";
+
+  std::vector<Nanos> burst(400, 8_ms);
+  burst[300] = burst[301] = 40_ms;
+  AdaptivePolicy q{config_for(vrr_48_144()), step_5()};
+  SimCosts burst_costs{[burst](std::int64_t f) { return burst[static_cast<std::size_t>(f)]; },
+                       [](std::int64_t, std::int64_t) { return 500_us; }};
+  std::vector<Nanos> burst_interval;
+  simulate(q, burst_costs, static_cast<std::int64_t>(burst.size()), vrr_48_144(),
+           [&](const FrameRecord&) { burst_interval.push_back(q.interval()); });
+  for (std::size_t f = 295; f < burst.size(); ++f) EXPECT_EQ(burst_interval[f], burst_interval[295]) << f;
+}
+
+TEST(Vrr, ConfigIsValidated) {
+  AdaptiveConfig c;
+  c.vrr_margin = 0.9;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c = AdaptiveConfig{};
+  c.vrr_trim = 1.0;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c = AdaptiveConfig{};
+  c.vrr_lead_percentile = 0;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c = AdaptiveConfig{};
+  c.vrr_max_period = Nanos{-1};
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c = AdaptiveConfig{};
+  c.vrr_catch_up = 1.5;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c = AdaptiveConfig{};
+  c.level_window = c.shrink_window + 1;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+}
