@@ -71,13 +71,16 @@ void RenderThread::run(Job& job) {
   draw_.circles.insert(draw_.circles.end(), job.overlay.begin(), job.overlay.end());
   target_.draw(draw_);
   if (job.present_at >= Nanos::zero()) target_.wait_drawn();  // as on one thread: the GPU work first
-  // The frame's render work here, until it is ready to present: the pacer's render
-  // estimate (it plans the present that long after a frame's start). The simulation
-  // thread's own part (the wait for this thread, the capture) is its ms_render.
-  const Learnt ready{job.frame, clock_.now() - began};
-  if (job.present_at > clock_.now()) waiter_.wait_until(job.present_at);
+  const Nanos drawn = clock_.now();
+  if (job.present_at > drawn) waiter_.wait_until(job.present_at);
+  const Nanos issued = clock_.now();
   const pacer::PresentResult shown = target_.present(job.frame);
   const Nanos returned = clock_.now();
+  // The frame's render work here, the present call included, as on one thread (the hold
+  // before it is not work): the pacer's render estimate, so it plans the present that long
+  // after a frame's start. The simulation thread's own part (the wait for this thread, the
+  // capture) is its ms_render.
+  const Learnt ready{job.frame, (drawn - began) + (returned - issued)};
   std::vector<Learnt> displays, gpu;
   // When the frame was shown: the target's own answer (a virtual display, a present-wait),
   // else, where it learns none, when the present call returned (timing source cpu).
