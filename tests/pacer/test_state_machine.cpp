@@ -14,6 +14,7 @@
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
 #include "configs.hpp"
+#include "transitions.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
@@ -37,44 +38,7 @@ AdaptiveConfig config_for(const SimOptions& opt, Nanos initial = 10_ms) {
   return cfg.adaptive;
 }
 
-/// Runs `render` (update 0.5 ms per 5 ms step) and collects every transition taken.
-struct Traced {
-  SimRun run;
-  std::vector<T> transitions;
-  bool saw(T t) const {
-    for (const T x : transitions)
-      if (x == t) return true;
-    return false;
-  }
-};
-
 std::vector<Nanos> costs_of(std::size_t frames, Nanos ms) { return std::vector<Nanos>(frames, ms); }
-
-Traced run(AdaptivePolicy& p, const SimOptions& opt, const std::vector<Nanos>& render) {
-  Traced out;
-  SimCosts costs{[render](std::int64_t f) { return render[static_cast<std::size_t>(f)]; },
-                 [](std::int64_t, std::int64_t) { return 500_us; }};
-  AdaptivePolicy::Decision last{};
-  std::vector<FrameRecord> records;
-  out.run = simulate(p, costs, static_cast<std::int64_t>(render.size()), opt, [&](const FrameRecord& r) {
-    const AdaptivePolicy::Decision& d = p.last_transition();
-    if (d.kind != last.kind || d.interval != last.interval) {
-      out.transitions.push_back(d.kind);
-      EXPECT_FALSE(d.reason.empty()) << to_string(d.kind);
-      last = d;
-    }
-    records.push_back(r);
-  });
-  out.run.records = std::move(records);
-  return out;
-}
-
-/// `frames` renders of `a`, then from frame `at` on renders of `b`.
-std::vector<Nanos> step_load(std::size_t frames, Nanos a, std::size_t at, Nanos b) {
-  std::vector<Nanos> v(frames, a);
-  for (std::size_t i = at; i < frames; ++i) v[i] = b;
-  return v;
-}
 
 Nanos anim_error(const SimRun& r, std::size_t i) { return animation_error(r.records[i - 1], r.records[i]); }
 
@@ -312,35 +276,64 @@ TEST(StateMachine, TheLiteralPolicyIsTheSeedLoop) {
   }
 }
 
+namespace {
+
+/// 60 frames with a 3 ms render on the loop's thread and 0.5 ms updates; after each
+/// present `report(p, f - 1)` may tell the policy of the previous frame's work elsewhere
+/// (GPU timestamps, a render thread). Returns the render estimate.
+template <class Report>
+Nanos estimate_after(Report report) {
+  AdaptiveConfig cfg;
+  cfg.refresh_period = period;
+  cfg.initial_interval = 20_ms;
+  AdaptivePolicy p{cfg, step_5()};
+  Nanos now{0};
+  for (std::int64_t f = 0; f < 60; ++f) {
+    const FramePlan plan = p.begin_frame(now);
+    (void)p.take_record();
+    now += 3_ms;
+    p.end_render(now);
+    if (plan.present_at > now) now = plan.present_at;
+    p.set_presentation(now, now, TimingSource::virtual_time);
+    if (f > 0) report(p, f - 1);
+    for (Action a = p.next(now); a.kind != ActionKind::render; a = p.next(now)) {
+      if (a.kind == ActionKind::update) {
+        now += 500_us;
+        p.end_update(now);
+      } else {
+        now = std::max(now, a.until);
+      }
+    }
+  }
+  return p.render_estimate();
+}
+
+}  // namespace
+
 TEST(StateMachine, AGpuBoundFrameIsEstimatedByItsGpuTime) {
   // The CPU records a 3 ms render, the GPU reports 14 ms for each frame (a frame late, as
   // timestamp queries do): the render estimate follows the GPU, so frames start early
   // enough for it; without GPU reports it follows the CPU.
-  auto drive = [](bool report_gpu) {
-    AdaptiveConfig cfg;
-    cfg.refresh_period = period;
-    cfg.initial_interval = 20_ms;
-    AdaptivePolicy p{cfg, step_5()};
-    Nanos now{0};
-    for (std::int64_t f = 0; f < 60; ++f) {
-      const FramePlan plan = p.begin_frame(now);
-      (void)p.take_record();
-      now += 3_ms;
-      p.end_render(now);
-      if (plan.present_at > now) now = plan.present_at;
-      p.set_presentation(now, now, TimingSource::virtual_time);
-      if (report_gpu && f > 0) p.observe_gpu(f - 1, 14_ms);
-      for (Action a = p.next(now); a.kind != ActionKind::render; a = p.next(now)) {
-        if (a.kind == ActionKind::update) {
-          now += 500_us;
-          p.end_update(now);
-        } else {
-          now = std::max(now, a.until);
-        }
-      }
-    }
-    return p.render_estimate();
-  };
-  EXPECT_GE(drive(true), 14_ms);
-  EXPECT_LT(drive(false), 4_ms);
+  EXPECT_GE(estimate_after([](AdaptivePolicy& p, std::int64_t f) { p.observe_gpu(f, 14_ms); }), 14_ms);
+  EXPECT_LT(estimate_after([](AdaptivePolicy&, std::int64_t) {}), 4_ms);
+}
+
+TEST(StateMachine, TwoReportsOfOneFramesWorkCountAsTheLonger) {
+  // A render thread's render time and the frame's GPU time, in either order: the longer,
+  // never the later. An older frame's report, arriving late, changes nothing.
+  const Nanos longer_first = estimate_after([](AdaptivePolicy& p, std::int64_t f) {
+    p.observe_gpu(f, 12_ms);
+    p.observe_gpu(f, 2_ms);
+  });
+  const Nanos shorter_first = estimate_after([](AdaptivePolicy& p, std::int64_t f) {
+    p.observe_gpu(f, 2_ms);
+    p.observe_gpu(f, 12_ms);
+  });
+  EXPECT_GE(longer_first, 12_ms);
+  EXPECT_EQ(longer_first, shorter_first);
+  const Nanos late_old = estimate_after([](AdaptivePolicy& p, std::int64_t f) {
+    p.observe_gpu(f, 12_ms);
+    if (f > 0) p.observe_gpu(f - 1, 30_ms);
+  });
+  EXPECT_EQ(late_old, longer_first);
 }

@@ -12,6 +12,7 @@
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
 #include "configs.hpp"
+#include "transitions.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
@@ -29,44 +30,6 @@ AdaptiveConfig config_for(const SimOptions& opt) {
   PolicyConfig cfg;
   fit_to_display(cfg, opt.display);
   return cfg.adaptive;
-}
-
-struct Traced {
-  SimRun run;
-  std::vector<T> transitions;
-  std::vector<AdaptivePolicy::Cadence> cadences;
-  bool saw(T t) const {
-    for (const T x : transitions)
-      if (x == t) return true;
-    return false;
-  }
-};
-
-/// Runs `render` (update 0.5 ms per 5 ms step) and collects every transition taken.
-Traced run(AdaptivePolicy& p, const SimOptions& opt, const std::vector<Nanos>& render) {
-  Traced out;
-  SimCosts costs{[render](std::int64_t f) { return render[static_cast<std::size_t>(f)]; },
-                 [](std::int64_t, std::int64_t) { return 500_us; }};
-  AdaptivePolicy::Decision last{};
-  std::vector<FrameRecord> records;
-  out.run = simulate(p, costs, static_cast<std::int64_t>(render.size()), opt, [&](const FrameRecord& r) {
-    const AdaptivePolicy::Decision& d = p.last_transition();
-    if (d.kind != last.kind || d.interval != last.interval) {
-      out.transitions.push_back(d.kind);
-      EXPECT_FALSE(d.reason.empty()) << to_string(d.kind);
-      last = d;
-    }
-    out.cadences.push_back(p.cadence());
-    records.push_back(r);
-  });
-  out.run.records = std::move(records);
-  return out;
-}
-
-std::vector<Nanos> step_load(std::size_t frames, Nanos a, std::size_t at, Nanos b) {
-  std::vector<Nanos> v(frames, a);
-  for (std::size_t i = at; i < frames; ++i) v[i] = b;
-  return v;
 }
 
 /// Mean display gap over records [from, to).
