@@ -46,30 +46,17 @@ class Loop::Host final : public pacer::FrameHost {
   // A render thread reports every frame's display time: the target's, or when its present returned.
   bool reports_display() const override { return loop_.render_thread_ || loop_.target_.reports_display(); }
   void poll_displays(const std::function<void(std::int64_t, Nanos)>& sink) override {
-    if (loop_.render_thread_) {
-      drain();
-      for (const RenderThread::Learnt& d : displays_) sink(d.frame, d.at);
-      displays_.clear();
-      return;
-    }
+    if (loop_.render_thread_) return hand_over(displays_, sink);
     const Nanos offset = loop_.offset_;
     loop_.target_.drain_displayed([&](std::int64_t frame, Nanos shown) { sink(frame, shown + offset); });
   }
   bool reports_gpu() const override { return loop_.target_.reports_gpu(); }
   void poll_gpu(const std::function<void(std::int64_t, Nanos)>& sink) override {
-    if (loop_.render_thread_) {
-      drain();
-      for (const RenderThread::Learnt& g : gpu_) sink(g.frame, g.at);
-      gpu_.clear();
-      return;
-    }
+    if (loop_.render_thread_) return hand_over(gpu_, sink);
     loop_.target_.drain_gpu(sink);
   }
   void poll_render_done(const std::function<void(std::int64_t, Nanos)>& sink) override {
-    if (!loop_.render_thread_) return;
-    drain();
-    for (const RenderThread::Learnt& r : ready_) sink(r.frame, r.at);
-    ready_.clear();
+    if (loop_.render_thread_) hand_over(ready_, sink);
   }
   std::optional<double> load_ms() const override {
     if (const double load = loop_.scene_.load_ms(); load > 0) return load;
@@ -77,7 +64,12 @@ class Loop::Host final : public pacer::FrameHost {
   }
 
  private:
-  void drain() { loop_.render_thread_->drain(displays_, gpu_, ready_); }
+  /// What the render thread learnt, all kinds at once; `kind`'s part goes to `sink`.
+  void hand_over(std::vector<RenderThread::Learnt>& kind, const std::function<void(std::int64_t, Nanos)>& sink) {
+    loop_.render_thread_->drain(displays_, gpu_, ready_);
+    for (const RenderThread::Learnt& l : kind) sink(l.frame, l.at);
+    kind.clear();
+  }
   Loop& loop_;
   std::vector<RenderThread::Learnt> displays_, gpu_, ready_;  ///< learnt by the render thread, not yet handed over
 };
