@@ -81,7 +81,10 @@ void RenderThread::run(Job& job) {
   // after a frame's start. The simulation thread's own part (the wait for this thread, the
   // capture) is its ms_render.
   const Learnt ready{job.frame, (drawn - began) + (returned - issued)};
-  std::vector<Learnt> displays, gpu;
+  std::vector<Learnt>& displays = scratch_displays_;  // gathered without the lock, reused
+  std::vector<Learnt>& gpu = scratch_gpu_;
+  displays.clear();
+  gpu.clear();
   // When the frame was shown: the target's own answer (a virtual display, a present-wait),
   // else, where it learns none, when the present call returned (timing source cpu).
   if (shown.display) displays.push_back({job.frame, *shown.display + job.offset});

@@ -71,6 +71,7 @@ class RenderThread {
   PreciseWaiter waiter_;   ///< the render thread's own, for the present hold
   TripleBuffer<Job> jobs_;
   DrawList draw_;
+  std::vector<Learnt> scratch_displays_, scratch_gpu_;  ///< the render thread's, per job
   std::uint64_t serial_ = 0;                ///< the latest job posted (simulation thread)
   std::atomic<std::uint64_t> posted_{0};    ///< bumped by post() and by stop
   std::atomic<std::uint64_t> done_{0};      ///< the serial of the latest job finished
