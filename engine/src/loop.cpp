@@ -58,6 +58,7 @@ class Loop::Host final : public pacer::FrameHost {
   void poll_render_done(const std::function<void(std::int64_t, Nanos)>& sink) override {
     if (loop_.render_thread_) hand_over(ready_, sink);
   }
+  bool renders_off_thread() const override { return loop_.render_thread_ != nullptr; }
   std::optional<double> load_ms() const override {
     if (const double load = loop_.scene_.load_ms(); load > 0) return load;
     return std::nullopt;

@@ -71,6 +71,12 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   update_cost_ = Nanos::zero();
   render_end_ = now;
   update_render_estimates();
+  if (off_thread_) {
+    // Handed to the render thread: it starts once done with the previous frame, works
+    // about the render estimate, and is busy until the present it holds for.
+    const Nanos work = render_lead() - config_.present_margin;
+    render_free_ = std::max(std::max(now, render_free_) + work, present_at_);
+  }
   if (frame_index() == 1) {
     // The first frame was not planned: it is shown where the display puts it.
     display_cur_ = grid_at_or_after(now);
@@ -185,6 +191,10 @@ void AdaptivePolicy::update_render_estimates() {
   const auto typical =
       static_cast<std::size_t>(std::max(1.0, std::ceil(pct / 100.0 * static_cast<double>(sorted.size())))) - 1;
   typical_lead_ = sorted[std::min(typical, sorted.size() - 1)] + config_.present_margin;
+}
+
+Nanos AdaptivePolicy::render_lead() const {
+  return cadence_ == Cadence::mixed || cadence_ == Cadence::free ? typical_lead_ : lead_;
 }
 
 Nanos AdaptivePolicy::grid_at_or_after(Nanos t) const {
@@ -359,6 +369,7 @@ FramePlan AdaptivePolicy::display_begin(Nanos now) {
   plan.sim_current = clock_.current();
   frame_start_ = now;
   render_end_ = now;
+  present_at_ = plan.present_at;
   steps_this_frame_ = 0;
   busy_measured_ = false;
   busy_ = Nanos::zero();
@@ -417,11 +428,13 @@ Action AdaptivePolicy::display_next(Nanos now) {
     // within the waiter's error of start_next_ by design).
     // The mixed cadence and VRR judge on a typical render: a longer one is shown a vblank
     // late (mixed) or when it is ready (VRR) rather than every frame idling in a held present.
-    const Nanos lead = cadence_ == Cadence::mixed || cadence_ == Cadence::free ? typical_lead_ : lead_;
-    if (!frame_.waited && now + lead > display_next_ && frame_.pushes < config_.max_pushes) {
+    // A render thread starts the next frame's render once this frame is presented, not now.
+    const Nanos lead = render_lead();
+    const Nanos from = off_thread_ ? std::max(now, render_free_) : now;
+    if (!frame_.waited && from + lead > display_next_ && frame_.pushes < config_.max_pushes) {
       ++frame_.pushes;
       frame_.pushed = true;
-      display_next_ = on_grid() ? grid_at_or_after(now + lead) : now + lead;
+      display_next_ = on_grid() ? grid_at_or_after(from + lead) : from + lead;
       start_next_ = display_next_ - start_lead();
       frame_end_ = display_next_;
       continue;  // more simulation time to cover

@@ -112,6 +112,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// The GPU time of the latest frame whose GPU work finished: a GPU-bound frame's render
   /// estimate is its GPU time, not the CPU's (docs/pacing.md, "GPU time").
   void on_observe_gpu(std::int64_t frame, Nanos gpu) override;
+  /// Renders on a render thread: the next frame's render starts no earlier than this
+  /// frame's present, so its planned display leaves the render estimate after that.
+  void on_set_render_off_thread(bool on) override { off_thread_ = on; }
   Nanos frame_interval() const override { return mode_ == Mode::display ? planned_gap_ : interval_; }
   Nanos world_target() const override { return frame_end_ - clock_.dropped() - lag_; }
 
@@ -174,6 +177,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// Mean busy time of the shrink window without its busiest vrr_trim share.
   Nanos trimmed_mean_busy() const;
   Nanos quantize_up(Nanos interval) const;
+  /// The render estimate the next frame is planned on: a typical render in the mixed
+  /// cadence and on VRR (a longer one is shown late or when ready), else lead_.
+  Nanos render_lead() const;
   Nanos grid_at_or_after(Nanos t) const;
   /// The vblank a grid-derived time (a vblank plus whole periods) stands for.
   Nanos grid_snap(Nanos t) const;
@@ -206,6 +212,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos shown_prev_{0};      ///< when the previous frame is (expected to be) shown
   Nanos late_floor_{0};      ///< no frame planned before this (displays seen late)
   Nanos render_end_{0};
+  Nanos present_at_{-1};     ///< the current frame's planned present (FramePlan::present_at)
+  bool off_thread_ = false;  ///< renders run on a render thread (set_render_off_thread)
+  Nanos render_free_{0};     ///< off thread: when the render thread is expected to be done with the current frame
   Nanos lag_{0};             ///< the world shown runs this far behind the display (late frames)
   static constexpr std::size_t kPlanSlots = 16;  ///< frames in flight remembered (pipeline_frames <= 15)
   std::array<Nanos, kPlanSlots> planned_{};                 ///< planned display by frame % slots

@@ -86,6 +86,9 @@ class FrameHost {
   /// the render work there until the frame was ready to present) as they finish. The pacer
   /// takes it as that frame's work, as a GPU time (Pacer::observe_gpu); the log does not.
   virtual void poll_render_done(const std::function<void(std::int64_t, Nanos)>& /*sink*/) {}
+  /// true while the host renders and presents off the loop's thread (poll_render_done
+  /// reports those frames): the pacer is told before each frame (Pacer::set_render_off_thread).
+  virtual bool renders_off_thread() const { return false; }
   /// The workload's render cost of the frame just rendered (load_ms), if known.
   virtual std::optional<double> load_ms() const { return std::nullopt; }
 };
@@ -174,6 +177,7 @@ class FrameDriver {
   Suspended suspended_ = Suspended::none;  ///< a non-blocking call stopped at a hold or a wait
   Nanos due_{0};                  ///< its deadline
   Nanos hold_from_{0};            ///< when the pending hold began (hold_present's `from`)
+  bool off_thread_ = false;       ///< what the pacer in use was last told (set_render_off_thread)
 };
 
 }  // namespace pacer

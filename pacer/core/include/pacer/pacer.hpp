@@ -182,6 +182,13 @@ class Pacer {
   /// default ignores it; a policy may fold max(CPU render, GPU time) into its render
   /// estimate (docs/pacing.md, GPU time).
   void observe_gpu(std::int64_t frame, Nanos gpu) { on_observe_gpu(frame, gpu); }
+  /// The frames' renders run off the loop's thread (a render thread) from the next frame
+  /// on: end_render() is when the frame was handed over; the render thread starts it then
+  /// (once its previous present is made), holds its present until FramePlan::present_at,
+  /// and its work until ready to present arrives through observe_gpu(). A policy that plans
+  /// presents keeps room for that work after the previous present (docs/render-thread.md).
+  /// Call it between frames; the default ignores it.
+  void set_render_off_thread(bool on) { on_set_render_off_thread(on); }
   /// The record of the frame closed by the latest begin_frame() or finish(), once.
   std::optional<FrameRecord> take_record();
   /// Ends the run at `now`: closes the open frame; take_record() then returns it.
@@ -226,6 +233,7 @@ class Pacer {
   virtual void on_observe_display(std::int64_t /*frame*/, Nanos /*display*/) {}
   virtual void on_observe_wake(Nanos /*deadline*/, Nanos /*woke*/) {}
   virtual void on_observe_gpu(std::int64_t /*frame*/, Nanos /*gpu*/) {}
+  virtual void on_set_render_off_thread(bool /*on*/) {}
   /// set_step(): `step` (validated) for the updates from the next one on, between frames.
   /// false (the default): the policy cannot, nothing changed.
   virtual bool on_set_step(Nanos /*step*/) { return false; }
