@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pacer/adaptive.hpp"
+#include "pacer/frame_driver.hpp"
 #include "pacer/policies.hpp"
 
 using namespace pacer;
@@ -110,4 +111,82 @@ TEST(RenderOffThread, AFastRenderThreadChangesNothing) {
   EXPECT_EQ(told.late, 0);
   EXPECT_EQ(told.span, untold.span);
   EXPECT_EQ(told.p99_error, untold.p99_error);
+}
+
+namespace {
+
+/// A loop host whose renders run on a modelled render thread (as engine::Loop's threaded
+/// mode): acquire waits for it, render() hands the frame over, the present is made there
+/// at max(ready, present_at) and reported later, with the render time.
+class ThreadedHost final : public FrameHost {
+ public:
+  bool off = true;  ///< renders_off_thread(); false: the same frames on the loop's thread
+  int late = 0;     ///< presents over 1 ms after their planned time
+  Nanos now() override { return now_; }
+  bool acquire() override {
+    now_ = std::max(now_, free_);
+    return true;
+  }
+  void render(const FramePlan& plan) override {
+    now_ += 200_us;
+    const Nanos display = std::max(now_ + 14_ms, plan.present_at);
+    if (plan.present_at >= Nanos::zero() && display > plan.present_at + 1_ms) ++late;
+    free_ = display;
+    flight_.push_back({frame_++, display});
+  }
+  PresentResult present(std::int64_t) override { return {}; }
+  void update(Nanos) override { now_ += 6_ms; }
+  void wait_until(Nanos deadline) override { now_ = std::max(now_, deadline); }
+  void hold_until(Nanos) override {}  // the render thread holds
+  TimingSource timing_source() const override { return TimingSource::cpu; }
+  bool reports_display() const override { return true; }
+  void poll_displays(const std::function<void(std::int64_t, Nanos)>& sink) override {
+    while (!flight_.empty() && flight_.front().display <= now_) {
+      sink(flight_.front().frame, flight_.front().display);
+      ready_.push_back(flight_.front().frame);
+      flight_.pop_front();
+    }
+  }
+  void poll_render_done(const std::function<void(std::int64_t, Nanos)>& sink) override {
+    for (const std::int64_t f : ready_) sink(f, 14_ms);
+    ready_.clear();
+  }
+  bool renders_off_thread() const override { return off; }
+
+ private:
+  struct Shown {
+    std::int64_t frame;
+    Nanos display;
+  };
+  Nanos now_{0}, free_{0};
+  std::int64_t frame_ = 0;
+  std::deque<Shown> flight_;
+  std::vector<std::int64_t> ready_;
+};
+
+int late_through_driver(bool off) {
+  PolicyConfig cfg;
+  cfg.sim.step = 16'666'667_ns;
+  fit_to_display(cfg, parse_display("immediate:144").value());
+  AdaptivePolicy p{cfg.adaptive, cfg.sim};
+  ThreadedHost host;
+  host.off = off;
+  FrameDriver driver{host, nullptr};
+  driver.use(p);
+  for (int i = 0; i < 400; ++i) {
+    if (i == 100) host.late = 0;  // after the warm-up
+    EXPECT_TRUE(driver.render_frame());
+    driver.run_actions();
+  }
+  driver.finish();
+  return host.late;
+}
+
+}  // namespace
+
+TEST(RenderOffThread, TheDriverTellsThePacerWhatItsHostSays) {
+  // FrameDriver passes FrameHost::renders_off_thread() on (Pacer::set_render_off_thread):
+  // the same threaded host presents on time when it says so, late when it does not.
+  EXPECT_EQ(late_through_driver(true), 0);
+  EXPECT_GT(late_through_driver(false), 150);
 }
