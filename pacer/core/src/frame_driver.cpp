@@ -12,7 +12,6 @@ void FrameDriver::use(Pacer& pacer) {
   }
   pacer_ = &pacer;
   first_ = frame_;
-  off_thread_ = false;  // a new pacer has been told nothing
 }
 
 void FrameDriver::deliver_displays() {
@@ -104,10 +103,7 @@ void FrameDriver::release_records(bool all) {
 bool FrameDriver::begin_render() {
   Pacer& p = *pacer_;
   deliver_displays();
-  if (const bool off = host_.renders_off_thread(); off != off_thread_) {
-    off_thread_ = off;
-    p.set_render_off_thread(off);
-  }
+  p.set_render_off_thread(host_.renders_off_thread());
   plan_ = p.begin_frame(host_.now());
   take_record();
   while (!host_.acquire()) {

@@ -177,7 +177,6 @@ class FrameDriver {
   Suspended suspended_ = Suspended::none;  ///< a non-blocking call stopped at a hold or a wait
   Nanos due_{0};                  ///< its deadline
   Nanos hold_from_{0};            ///< when the pending hold began (hold_present's `from`)
-  bool off_thread_ = false;       ///< what the pacer in use was last told (set_render_off_thread)
 };
 
 }  // namespace pacer
