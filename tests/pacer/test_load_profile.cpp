@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -145,14 +146,17 @@ TEST(LoadProfile, TheFileOpenerRefusesDirectoriesDevicesAndMissingFilesWithTheRe
   EXPECT_EQ(why("/"), "trace '/': is a directory, not a file");
   EXPECT_EQ(why("/dev/zero"), "trace '/dev/zero': not a regular file");
   EXPECT_EQ(why("/nonexistent/t.csv"), "trace '/nonexistent/t.csv': No such file or directory");
+  // A relative name not found as given is looked up under the search folders.
+  const std::string dir = ::testing::TempDir();
   {
-    std::ofstream f{"opener_test.csv"};
+    std::ofstream f{dir + "opener_test.csv"};
     f << "frame_ms\n3\n";
   }
-  const TraceOpener in_dir = trace_file_opener({"."});
+  const TraceOpener in_dir = trace_file_opener({dir});
   auto in = in_dir("opener_test.csv");
   ASSERT_TRUE(in);
   std::string header;
   std::getline(*in, header);
   EXPECT_EQ(header, "frame_ms");
+  std::remove((dir + "opener_test.csv").c_str());
 }

@@ -84,7 +84,7 @@ std::string write_rows(RecordFile& file, const SimRun& run, std::size_t per_flus
 }  // namespace
 
 TEST(RecordFile, WritesCommittedRowsOnly) {
-  const std::string path = "record_file_rows.csv";
+  const std::string path = ::testing::TempDir() + "record_file_rows.csv";
   {
     RecordFile f{path, "log"};
     f.stream() << "a,b\n";
@@ -130,7 +130,7 @@ TEST(RecordFile, AFileSizeLimitCutsBackToTheLastWholeRow) {
   // through a flush; the file must end at a whole row.
   AdaptivePolicy p = seed_pacer();
   const SimRun run = simulate(p, SimCosts::fixed(3_ms, 1_ms), 400);
-  const std::string path = "record_file_limit.csv";
+  const std::string path = ::testing::TempDir() + "record_file_limit.csv";
   rlimit old{};
   ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
   const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
