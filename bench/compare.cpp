@@ -279,6 +279,8 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "mixed_lead_percentile") c.mixed_lead_percentile = v;
   else if (name == "catch_up_within_ms") c.catch_up_within = ms();
   else if (name == "level_window") c.level_window = static_cast<int>(v);
+  else if (name == "estimate_hitch_memory") c.estimate_hitch_memory = static_cast<int>(v);
+  else if (name == "estimate_hitch_ratio") c.estimate_hitch_ratio = v;
   else if (name == "vrr_margin") c.vrr_margin = v;
   else if (name == "vrr_trim") c.vrr_trim = v;
   else if (name == "vrr_lfc_follow") c.vrr_lfc_follow = v;

@@ -4,6 +4,7 @@
 // Virtual time only; a 100 Hz display for round numbers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -122,6 +123,86 @@ TEST(StateMachine, ForgiveAHitchWhoseFollowersFitTheOldInterval) {
   EXPECT_TRUE(t.saw(T::widen));
   EXPECT_TRUE(t.saw(T::forgive_hitch));
   EXPECT_EQ(p.interval(), period);
+}
+
+TEST(StateMachine, AHitchIsForgivenOnTheOldIntervalsUpdatesNotTheWideOnes) {
+  // Updates of 2 ms per 5 ms step: at 20 ms a frame costs 3 + 5 x 2 = 13 ms (x1.2 fits).
+  // Three 60 ms frames widen the interval; the cheap frames after it run the wide
+  // interval's updates (over 20 ms of them), which would not fit 20 ms, but the frames
+  // themselves would: judged at the old interval's updates, the hitch is forgiven.
+  AdaptiveConfig cfg = config_for(fifo_100(), 20_ms);
+  cfg.mixed_cadence_loss = 0;
+  AdaptivePolicy p{cfg, step_5()};
+  std::vector<Nanos> load(300, 3_ms);
+  for (std::size_t i = 150; i < 153; ++i) load[i] = 60_ms;
+  std::vector<Nanos> at;
+  std::vector<T> seen;
+  SimCosts costs{[load](std::int64_t f) { return load[static_cast<std::size_t>(f)]; },
+                 [](std::int64_t, std::int64_t) { return 2_ms; }};
+  simulate(p, costs, static_cast<std::int64_t>(load.size()), fifo_100(), [&](const FrameRecord&) {
+    at.push_back(p.interval());
+    if (seen.empty() || seen.back() != p.last_transition().kind) seen.push_back(p.last_transition().kind);
+  });
+  ASSERT_EQ(at[149], 20_ms);
+  EXPECT_TRUE(std::find(seen.begin(), seen.end(), T::widen) != seen.end());
+  EXPECT_TRUE(std::find(seen.begin(), seen.end(), T::forgive_hitch) != seen.end());
+  for (std::size_t f = 165; f < at.size(); ++f) EXPECT_EQ(at[f], 20_ms) << f;
+}
+
+TEST(StateMachine, OneStragglerAfterAWidenIsForgivenTwoAreALastingChange) {
+  // hitch_frames = 3: of the three frames after a widen, one that needs the wider interval
+  // is a straggler (forgiven); two are the new level (kept).
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.mixed_cadence_loss = 0;
+  const auto interval_after = [&cfg](std::size_t stragglers) {
+    std::vector<Nanos> load(260, 3_ms);
+    for (std::size_t i = 200; i < 203; ++i) load[i] = 26_ms;
+    std::vector<Nanos> at;
+    AdaptivePolicy q{cfg, step_5()};
+    std::size_t widened = 0;
+    SimCosts costs{[&](std::int64_t f) {
+                     const auto i = static_cast<std::size_t>(f);
+                     // The frames right after the widen: the first `stragglers` of them long.
+                     if (widened > 0 && i > widened && i <= widened + stragglers) return 26_ms;
+                     return load[i];
+                   },
+                   [](std::int64_t, std::int64_t) { return 500_us; }};
+    std::int64_t frame = 0;
+    simulate(q, costs, static_cast<std::int64_t>(load.size()), fifo_100(), [&](const FrameRecord&) {
+      ++frame;
+      if (widened == 0 && q.last_transition().kind == T::widen) widened = static_cast<std::size_t>(frame);
+      at.push_back(q.interval());
+    });
+    EXPECT_GT(widened, 0u);
+    return at.back();
+  };
+  EXPECT_EQ(interval_after(0), period);
+  EXPECT_EQ(interval_after(1), period) << "one straggler is forgiven";
+  EXPECT_GT(interval_after(2), period) << "two mean a lasting change";
+}
+
+TEST(StateMachine, AHitchBurstStopsShapingThePlanSoonAfterItEnds) {
+  // 6 ms renders at 100 Hz with a burst of long ones (45, 8, 40 ms). Each frame starts its
+  // render estimate ahead; a hitch counts in that estimate only while it is among the last
+  // estimate_hitch_memory renders, so the frames after the burst are shown one period
+  // apart again at once. Counting the whole history (memory 0) planned them several
+  // periods apart until the burst left it, 32 frames later.
+  const auto long_gaps = [](int memory) {
+    AdaptiveConfig cfg = config_for(fifo_100());
+    cfg.estimate_hitch_memory = memory;
+    AdaptivePolicy p{cfg, step_5()};
+    std::vector<Nanos> load(300, 6_ms);
+    load[200] = 45_ms;
+    load[201] = 8_ms;
+    load[202] = 40_ms;
+    const Traced t = run(p, fifo_100(), load);
+    int gaps = 0;
+    for (std::size_t i = 206; i < 240; ++i)
+      gaps += *t.run.records[i].display - *t.run.records[i - 1].display > period ? 1 : 0;
+    return gaps;
+  };
+  EXPECT_EQ(long_gaps(AdaptiveConfig{}.estimate_hitch_memory), 0);
+  EXPECT_GT(long_gaps(0), 10);
 }
 
 TEST(StateMachine, AHitchBurstIsNotALastingChange) {

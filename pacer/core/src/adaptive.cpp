@@ -54,7 +54,7 @@ FramePlan AdaptivePolicy::on_begin_frame(Nanos now) {
       display_next_ = frame_end_;
       start_next_ = frame_end_;
       shown_prev_ = frame_end_ - interval_;
-      if (seed_hitch_.pending) hitch_ = HitchWatch{seed_hitch_.pre_interval, seed_hitch_.seen, Nanos::zero()};
+      if (seed_hitch_.pending) hitch_ = HitchWatch{seed_hitch_.pre_interval, seed_hitch_.seen, seed_hitch_.misfits};
     }
   }
   if (mode_ == Mode::display) return display_begin(now);
@@ -67,8 +67,6 @@ void AdaptivePolicy::on_end_render(Nanos now) {
     return;
   }
   render_cost_ = now - frame_start_;
-  update_mark_ = now;
-  update_cost_ = Nanos::zero();
   render_end_ = now;
   update_render_estimates();
   if (off_thread_) {
@@ -103,7 +101,6 @@ void AdaptivePolicy::on_end_update(Nanos now) {
     AdaptiveLiteralPolicy::on_end_update(now);
     return;
   }
-  update_cost_ += now - update_mark_;
   frame_.update_cost += now - frame_.update_started;
 }
 
@@ -170,15 +167,28 @@ void AdaptivePolicy::update_render_estimates() {
   // The second-longest recent render: one hitch in the history is late whatever the
   // estimate, and counting it would start every frame early for a whole history (the
   // loop idling in present holds); a new, lasting level shows up after two frames.
+  // A hitch (over estimate_hitch_ratio x the median) counts only while it is among the
+  // last estimate_hitch_memory renders: a burst stops shaping the plan soon after it ends.
+  const auto memory = static_cast<std::size_t>(std::max(config_.estimate_hitch_memory, 0));
   std::vector<Nanos>& sorted = sorted_renders_;  // reused: no allocation per frame
   sorted.assign(renders_.begin(), renders_.end());
   std::sort(sorted.begin(), sorted.end());
+  const Nanos limit = memory > 0 ? scale(sorted[sorted.size() / 2], config_.estimate_hitch_ratio) : Nanos::max();
+  if (sorted.back() > limit) {
+    sorted.clear();
+    const std::size_t size = renders_.size();
+    for (std::size_t i = 0; i < size; ++i) {
+      const std::size_t age = (renders_next_ + size - 1 - i) % size;  // 0: the newest
+      if (age < memory || renders_[i] <= limit) sorted.push_back(renders_[i]);
+    }
+    std::sort(sorted.begin(), sorted.end());
+  }
   const Nanos longest = sorted.size() >= outlier_after ? sorted[sorted.size() - 2] : sorted.back();
   lead_ = longest + config_.present_margin;
   const auto deep = static_cast<std::size_t>(std::max(config_.deep_history, 2));
   push_ring(deep_renders_, deep_next_, deep, sample);
   std::vector<Nanos>& deep_sorted = sorted_deep_;
-  deep_sorted.assign(deep_renders_.begin(), deep_renders_.end());
+  deep_sorted.assign(deep_renders_.begin(), deep_renders_.end());  // a rare long render counts here
   const auto second = deep_sorted.end() - (deep_sorted.size() >= outlier_after ? 2 : 1);
   std::nth_element(deep_sorted.begin(), second, deep_sorted.end());
   deep_lead_ = std::max(lead_, *second + config_.present_margin);
@@ -536,7 +546,7 @@ void AdaptivePolicy::after_frame() {
   if (!config_.shrink) return;
 
   // 3. Quick recovery from a hitch, 4. else a shrink.
-  if (const auto d = decide_forgive(busy)) {
+  if (const auto d = decide_forgive()) {
     apply(*d, frame);
     return;
   }
@@ -626,16 +636,28 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) 
   return Decision{Transition::absorb_misses, interval_, "a lasting miss at the widest interval"};
 }
 
-std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_forgive(Nanos busy) {
+Nanos AdaptivePolicy::frame_cost_at(Nanos interval) const {
+  // A wide interval runs more updates than a narrow one would: the render, plus this
+  // frame's mean update cost times the steps the narrow interval needs (one past its end).
+  if (steps_this_frame_ == 0) return render_cost_;
+  const Nanos per_update = frame_.update_cost / steps_this_frame_;
+  const std::int64_t steps = std::min<std::int64_t>((interval + sim_.step - Nanos{1}) / sim_.step + 1, sim_.max_steps_per_frame);
+  return render_cost_ + per_update * steps;
+}
+
+std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_forgive() {
   if (!hitch_) return std::nullopt;
-  hitch_->max_busy = std::max(hitch_->max_busy, busy);
   ++hitch_->seen;
-  if (scale(hitch_->max_busy, widen_margin()) > hitch_->pre_interval) {
-    hitch_.reset();  // a frame after the widen needed it: the change is lasting
+  // Would this frame have fit the interval before the widen (with that interval's updates)?
+  if (scale(frame_cost_at(hitch_->pre_interval), widen_margin()) > hitch_->pre_interval) ++hitch_->misfits;
+  // A hitch often drags a straggler behind it: the change is lasting only when most of the
+  // hitch_frames frames after the widen need the wider interval.
+  if (hitch_->misfits * 2 > config_.hitch_frames) {
+    hitch_.reset();
     return std::nullopt;
   }
   if (hitch_->seen >= config_.hitch_frames)
-    return Decision{Transition::forgive_hitch, hitch_->pre_interval, "the frames after the widen fit the old interval"};
+    return Decision{Transition::forgive_hitch, hitch_->pre_interval, "most frames after the widen fit the old interval"};
   return std::nullopt;
 }
 
@@ -698,9 +720,9 @@ void AdaptivePolicy::apply(const Decision& d, std::int64_t frame) {
       if (frame - last_shrink_frame_ <= config_.failed_shrink_frames) backoff_ = std::min(backoff_ + 1, config_.max_backoff);
       if (hitch_) {
         hitch_->seen = 0;
-        hitch_->max_busy = Nanos::zero();
+        hitch_->misfits = 0;
       } else {
-        hitch_ = HitchWatch{interval_, 0, Nanos::zero()};
+        hitch_ = HitchWatch{interval_, 0, 0};
       }
       set_display_interval(d.interval, event_widen);
       miss_history_ = 0;

@@ -134,8 +134,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// The display-aware hitch recovery: watching the frames after a widen.
   struct HitchWatch {
     Nanos pre_interval{0};
-    int seen = 0;
-    Nanos max_busy{0};
+    int seen = 0;     ///< frames judged since the (latest) widen
+    int misfits = 0;  ///< ... of which would not have fit pre_interval
   };
 
   // ---- per frame
@@ -162,7 +162,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// the interval there is shown when ready, a little late, not a whole period late).
   double widen_margin() const { return cadence_ == Cadence::free ? config_.vrr_margin : config_.widen_factor; }
   std::optional<Decision> decide_widen(bool miss) const;
-  std::optional<Decision> decide_forgive(Nanos busy);
+  /// The frame just ended's CPU cost had it run `interval`'s updates (a wider interval runs more).
+  Nanos frame_cost_at(Nanos interval) const;
+  std::optional<Decision> decide_forgive();
   std::optional<Decision> decide_shrink() const;
   void apply(const Decision& d, std::int64_t frame);
 
