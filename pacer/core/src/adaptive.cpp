@@ -167,14 +167,16 @@ void AdaptivePolicy::update_render_estimates() {
   // The second-longest recent render: one hitch in the history is late whatever the
   // estimate, and counting it would start every frame early for a whole history (the
   // loop idling in present holds); a new, lasting level shows up after two frames.
-  // A hitch (over estimate_hitch_ratio x the median) counts only while it is among the
-  // last estimate_hitch_memory renders: a burst stops shaping the plan soon after it ends.
+  // A burst of hitches (at most estimate_hitch_burst renders over estimate_hitch_ratio x the
+  // median) counts only while among the last estimate_hitch_memory renders: it stops
+  // shaping the plan soon after it ends. More of them are a storm (a level): they count.
   const auto memory = static_cast<std::size_t>(std::max(config_.estimate_hitch_memory, 0));
   std::vector<Nanos>& sorted = sorted_renders_;  // reused: no allocation per frame
   sorted.assign(renders_.begin(), renders_.end());
   std::sort(sorted.begin(), sorted.end());
   const Nanos limit = memory > 0 ? scale(sorted[sorted.size() / 2], config_.estimate_hitch_ratio) : Nanos::max();
-  if (sorted.back() > limit) {
+  const auto over = static_cast<std::size_t>(sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), limit));
+  if (over > 0 && over <= static_cast<std::size_t>(std::max(config_.estimate_hitch_burst, 0))) {
     sorted.clear();
     const std::size_t size = renders_.size();
     for (std::size_t i = 0; i < size; ++i) {

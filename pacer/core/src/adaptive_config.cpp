@@ -79,6 +79,7 @@ void validate(const AdaptiveConfig& c) {
   nanos("catch_up_within", c.catch_up_within, false);
   at_least("level_window", c.level_window, 0);
   at_least("estimate_hitch_memory", c.estimate_hitch_memory, 0);
+  at_least("estimate_hitch_burst", c.estimate_hitch_burst, 0);
   real("estimate_hitch_ratio", c.estimate_hitch_ratio, c.estimate_hitch_ratio >= 1.0, ">= 1");
   if (c.level_window > c.shrink_window)
     config_error("AdaptiveConfig::level_window", "<= shrink_window (" + format_value(std::int64_t{c.shrink_window}) + ")",

@@ -172,13 +172,17 @@ struct AdaptiveConfig {
   /// A lasting increase moves the median after (level_window + 1) / 2 frames. 0: the old
   /// rule, misses_to_widen misses in the miss window.
   int level_window = 5;
-  /// A render over estimate_hitch_ratio x the median of render_history counts in the render
-  /// estimates only while it is among the last estimate_hitch_memory renders: a burst of
-  /// hitches stops starting frames early (and planning them late) that many frames after it
-  /// ends, where the whole history would hold it for render_history frames; a lasting level
-  /// moves the median and stays counted. estimate_hitch_memory 0 (or >= render_history): off.
+  /// A render over estimate_hitch_ratio x the median of render_history is a hitch. While
+  /// render_history holds at most estimate_hitch_burst of them (a burst), each counts in the
+  /// render estimates only while it is among the last estimate_hitch_memory renders: a burst
+  /// stops starting frames early (and planning them late) that many frames after it ends,
+  /// where the whole history would hold it for render_history frames. More of them are a
+  /// storm, not a burst (a shader-compile storm: a third of the frames): they all count, and
+  /// frames are planned for them. A lasting level moves the median and counts anyway.
+  /// estimate_hitch_memory 0 (or >= render_history), or estimate_hitch_burst 0: off.
   int estimate_hitch_memory = 2;
   double estimate_hitch_ratio = 2.0;
+  int estimate_hitch_burst = 4;
 
   // ---- VRR (docs/pacing.md, "VRR")
   /// A variable-refresh panel's longest refresh period (1 / its minimum rate); > 0 marks the
