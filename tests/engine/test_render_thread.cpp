@@ -5,6 +5,9 @@
 // presents on it), but nothing here asserts on how long anything took. Run under
 // ThreadSanitizer in CI (FP_SANITIZE=thread).
 #include <gtest/gtest.h>
+#if defined(__linux__)
+#include <pthread.h>
+#endif
 
 #include <atomic>
 #include <chrono>
@@ -60,6 +63,11 @@ class LogisticScene final : public Scene {
     Drawn d;
     d.frame = f.frame;
     d.thread = std::this_thread::get_id();
+#if defined(__linux__)
+    char name[16] = {};
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    d.thread_name = name;
+#endif
     d.captured_on = s.captured_on;
     d.matches = s.previous == f.world_previous && s.current == f.world_current && f.render_thread;
     drawn.push_back(d);
@@ -70,6 +78,7 @@ class LogisticScene final : public Scene {
   struct Drawn {
     std::int64_t frame = 0;
     std::thread::id thread, captured_on;
+    std::string thread_name;  ///< Linux: the drawing thread's name
     bool matches = false;  ///< the copy is the state the frame was planned on
   };
   std::vector<double> history;
@@ -204,6 +213,9 @@ TEST(RenderThread, DrawsEveryFrameOnItsOwnThreadFromACopyTakenOnTheLoops) {
     const auto& d = rig.scene.drawn[i];
     EXPECT_EQ(d.frame, static_cast<std::int64_t>(i));
     EXPECT_NE(d.thread, loop_thread);
+#if defined(__linux__)
+    EXPECT_EQ(d.thread_name, "fp-render") << "named for profilers and top -H";
+#endif
     EXPECT_EQ(d.captured_on, loop_thread);
     EXPECT_TRUE(d.matches) << "frame " << d.frame << ": the copy is not the state the frame was planned on";
   }
