@@ -55,6 +55,7 @@ if [ -z "${FP_REAL_LOOP_INNER:-}" ]; then
 fi
 
 mkdir -p "$out"
+out_abs=$(cd "$out" && pwd)  # Godot runs with its project folder as the working directory
 sample=build/samples/bouncing_balls/bouncing_balls
 report=build/bench/real_loop_report
 inputs=()
@@ -77,7 +78,7 @@ for ((k = 1; k <= rounds; k++)); do
   done
   if [ "$godot" = 1 ]; then
     cmd=(godot3 --path bench/godot --video-driver GLES2 --audio-driver Dummy
-         "--ticks=$PWD/$out/godot3$suffix.csv" "--frames=$frames")
+         "--ticks=$out_abs/godot3$suffix.csv" "--frames=$frames")
     echo "run: ${cmd[*]}"
     if timeout 300 "${cmd[@]}" >"$out/godot3$suffix.out" 2>&1; then
       inputs+=("godot3-target_fps60$label_suffix=$out/godot3$suffix.csv")
