@@ -43,6 +43,15 @@ std::vector<Nanos> costs_of(std::size_t frames, Nanos ms) { return std::vector<N
 
 Nanos anim_error(const SimRun& r, std::size_t i) { return animation_error(r.records[i - 1], r.records[i]); }
 
+/// The default config at 100 Hz with `tweak` applied, run on `load`.
+template <class Tweak>
+Traced run_tweaked(Tweak tweak, const std::vector<Nanos>& load) {
+  AdaptiveConfig cfg = config_for(fifo_100());
+  tweak(cfg);
+  AdaptivePolicy p{cfg, step_5()};
+  return run(p, fifo_100(), load);
+}
+
 }  // namespace
 
 TEST(StateMachine, ModeIsSeedUntilTheDisplayIsKnown) {
@@ -187,15 +196,12 @@ TEST(StateMachine, AHitchBurstStopsShapingThePlanSoonAfterItEnds) {
   // estimate_hitch_memory renders, so the frames after the burst are shown one period
   // apart again at once. Counting the whole history (memory 0) planned them several
   // periods apart until the burst left it, 32 frames later.
-  const auto long_gaps = [](int memory) {
-    AdaptiveConfig cfg = config_for(fifo_100());
-    cfg.estimate_hitch_memory = memory;
-    AdaptivePolicy p{cfg, step_5()};
-    std::vector<Nanos> load(300, 6_ms);
-    load[200] = 45_ms;
-    load[201] = 8_ms;
-    load[202] = 40_ms;
-    const Traced t = run(p, fifo_100(), load);
+  std::vector<Nanos> load(300, 6_ms);
+  load[200] = 45_ms;
+  load[201] = 8_ms;
+  load[202] = 40_ms;
+  const auto long_gaps = [&load](int memory) {
+    const Traced t = run_tweaked([memory](AdaptiveConfig& c) { c.estimate_hitch_memory = memory; }, load);
     int gaps = 0;
     for (std::size_t i = 206; i < 240; ++i)
       gaps += *t.run.records[i].display - *t.run.records[i - 1].display > period ? 1 : 0;
@@ -212,13 +218,10 @@ TEST(StateMachine, AStormOfHitchesKeepsCountingAndDropsNoTime) {
   // before the storm is told from a burst, are late). Forgotten like a burst
   // (estimate_hitch_burst 32), a third of the frames are late, their lag piles up past
   // max_lag and is dropped: here 292 ms of world time against 47.
-  const auto dropped = [](int burst) {
-    AdaptiveConfig cfg = config_for(fifo_100());
-    cfg.estimate_hitch_burst = burst;
-    AdaptivePolicy p{cfg, step_5()};
-    std::vector<Nanos> load(400, 6_ms);
-    for (std::size_t i = 200; i < 290; i += 3) load[i] = 40_ms;
-    const Traced t = run(p, fifo_100(), load);
+  std::vector<Nanos> load(400, 6_ms);
+  for (std::size_t i = 200; i < 290; i += 3) load[i] = 40_ms;
+  const auto dropped = [&load](int burst) {
+    const Traced t = run_tweaked([burst](AdaptiveConfig& c) { c.estimate_hitch_burst = burst; }, load);
     Nanos sum{0};
     for (const FrameRecord& r : t.run.records) sum += r.dropped;
     return sum;
