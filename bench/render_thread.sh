@@ -3,7 +3,9 @@
 # overlapping costs (10 ms CPU per render, 6 ms CPU per update, a 60 Hz step) on the real
 # Vulkan swapchain (lavapipe under Xvfb when there is no display), on one thread and with
 # --render-thread, back to back in one run, rounds interleaved; then build/bench/
-# render_thread_report's table (fps, p99 |animation error|, p50 latency, p99 frame, stutters).
+# render_thread_report's table (fps, p99 |animation error|, p50 latency, p99 frame, stutters),
+# and a row per policy and mode over the rounds (median fps, median of the runs' p99
+# |animation error|, and the p99 and p95 of all their frames pooled: compare on these).
 #
 # Usage: bench/render_thread.sh [--duration S] [--rounds R] [--policies P1,P2] [--out DIR]
 #   defaults: 20 s per run; 2 rounds; adaptive,accumulator-capped; out/render_thread

@@ -6,10 +6,16 @@
 //   p99 frame ms        p99 of the frame-start interval
 //   stutters            CapFrameX's rule (pacer::summarize)
 // and, for each row after the first with the same policy, fps against that first row.
+// Then a row per group of rounds (the label less a trailing " #N"): the median over its runs
+// of fps and of the p99 |anim err|, and the p99 and p95 |anim err| of all its runs' frames
+// pooled (one run's p99 rests on its ten worst frames in a thousand: the pooled figure and the
+// median are what to compare single and threaded on).
 //
 //   render_thread_report single=single.csv threaded=threaded.csv
 //
 // Exit 0 on success; 2 on a usage error or an unreadable or malformed log (one line).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -36,6 +42,7 @@ int main(int argc, char** argv) {
     std::string label, policy;
     double fps, anim_p99, latency_p50, frame_p99;
     std::int64_t stutters;
+    std::vector<double> anim_errors;  ///< |animation error| of each frame after the warm-up
   };
   std::vector<Row> rows;
   for (const std::string& input : inputs) {
@@ -54,12 +61,17 @@ int main(int argc, char** argv) {
     pacer::StatsOptions opt;
     opt.warmup_frames = warmup;
     const pacer::Summary s = pacer::summarize(log.records, opt);
-    std::vector<double> latency, gaps;
+    std::vector<double> latency, gaps, anim;
     const auto w = static_cast<std::size_t>(warmup);
     for (std::size_t i = w; i < log.records.size(); ++i) {
       const pacer::FrameRecord& r = log.records[i];
       latency.push_back(pacer::to_ms(pacer::shown_time(r) - r.cpu_start));
-      if (i > w) gaps.push_back(pacer::to_ms(r.cpu_start - log.records[i - 1].cpu_start));
+      if (i > w) {
+        const pacer::FrameRecord& prev = log.records[i - 1];
+        gaps.push_back(pacer::to_ms(r.cpu_start - prev.cpu_start));
+        anim.push_back(std::abs(pacer::to_ms((r.animation_time - prev.animation_time) -
+                                             (pacer::shown_time(r) - pacer::shown_time(prev)))));
+      }
     }
     const double span = pacer::to_ms(log.records.back().cpu_start - log.records[w].cpu_start);
     Row row;
@@ -70,6 +82,7 @@ int main(int argc, char** argv) {
     row.latency_p50 = pacer::percentile(latency, 50);
     row.frame_p99 = pacer::percentile(gaps, 99);
     row.stutters = static_cast<std::int64_t>(s.stutters);
+    row.anim_errors = std::move(anim);
     rows.push_back(row);
   }
   std::printf("| run | fps | fps vs the first run of its policy | p99 \\|anim err\\| ms | p50 latency ms | p99 frame ms | stutters |\n");
@@ -83,6 +96,31 @@ int main(int argc, char** argv) {
       }
     std::printf("| %s | %.2f | %.2fx | %.3f | %.2f | %.2f | %lld |\n", r.label.c_str(), r.fps, r.fps / first->fps,
                 r.anim_p99, r.latency_p50, r.frame_p99, static_cast<long long>(r.stutters));
+  }
+  // Groups of rounds: "adaptive threaded #2" belongs to "adaptive threaded".
+  const auto group_of = [](const std::string& label) {
+    const auto hash = label.rfind(" #");
+    return hash != std::string::npos && hash + 2 < label.size() &&
+                   std::all_of(label.begin() + static_cast<std::ptrdiff_t>(hash + 2), label.end(),
+                               [](char c) { return c >= '0' && c <= '9'; })
+               ? label.substr(0, hash)
+               : label;
+  };
+  std::vector<std::string> groups;
+  for (const Row& r : rows)
+    if (std::find(groups.begin(), groups.end(), group_of(r.label)) == groups.end()) groups.push_back(group_of(r.label));
+  std::printf("\n| runs of | runs | median fps | median of the runs' p99 \\|anim err\\| ms | pooled p99 \\|anim err\\| ms | pooled p95 \\|anim err\\| ms |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|\n");
+  for (const std::string& g : groups) {
+    std::vector<double> fps, p99, pooled;
+    for (const Row& r : rows) {
+      if (group_of(r.label) != g) continue;
+      fps.push_back(r.fps);
+      p99.push_back(r.anim_p99);
+      pooled.insert(pooled.end(), r.anim_errors.begin(), r.anim_errors.end());
+    }
+    std::printf("| %s | %zu | %.2f | %.3f | %.3f | %.3f |\n", g.c_str(), fps.size(), pacer::percentile(fps, 50),
+                pacer::percentile(p99, 50), pacer::percentile(pooled, 99), pacer::percentile(pooled, 95));
   }
   return 0;
 }
