@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds="${2:?--rounds needs a value}"; shift 2 ;;
     --policies) policies="${2:?--policies needs a value}"; shift 2 ;;
     --out) out="${2:?--out needs a value}"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "render_thread.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
