@@ -69,8 +69,7 @@ int main(int argc, char** argv) {
       if (i > w) {
         const pacer::FrameRecord& prev = log.records[i - 1];
         gaps.push_back(pacer::to_ms(r.cpu_start - prev.cpu_start));
-        anim.push_back(std::abs(pacer::to_ms((r.animation_time - prev.animation_time) -
-                                             (pacer::shown_time(r) - pacer::shown_time(prev)))));
+        anim.push_back(std::abs(pacer::to_ms(pacer::animation_error(prev, r))));
       }
     }
     const double span = pacer::to_ms(log.records.back().cpu_start - log.records[w].cpu_start);
