@@ -638,20 +638,12 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) 
   return Decision{Transition::absorb_misses, interval_, "a lasting miss at the widest interval"};
 }
 
-Nanos AdaptivePolicy::frame_cost_at(Nanos interval) const {
-  // A wide interval runs more updates than a narrow one would: the render, plus this
-  // frame's mean update cost times the steps the narrow interval needs (one past its end).
-  if (steps_this_frame_ == 0) return render_cost_;
-  const Nanos per_update = frame_.update_cost / steps_this_frame_;
-  const std::int64_t steps = std::min<std::int64_t>((interval + sim_.step - Nanos{1}) / sim_.step + 1, sim_.max_steps_per_frame);
-  return render_cost_ + per_update * steps;
-}
-
 std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_forgive() {
   if (!hitch_) return std::nullopt;
   ++hitch_->seen;
   // Would this frame have fit the interval before the widen (with that interval's updates)?
-  if (scale(frame_cost_at(hitch_->pre_interval), widen_margin()) > hitch_->pre_interval) ++hitch_->misfits;
+  const Nanos cost = cost_at(hitch_->pre_interval, frame_.update_cost, sim_.max_steps_per_frame);
+  if (scale(cost, widen_margin()) > hitch_->pre_interval) ++hitch_->misfits;
   // A hitch often drags a straggler behind it: the change is lasting only when most of the
   // hitch_frames frames after the widen need the wider interval.
   if (hitch_->misfits * 2 > config_.hitch_frames) {

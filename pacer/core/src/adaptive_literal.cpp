@@ -1,6 +1,7 @@
 #include "pacer/adaptive_literal.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "ring.hpp"
 
@@ -45,7 +46,7 @@ FramePlan AdaptiveLiteralPolicy::on_begin_frame(Nanos now) {
     start_clock(now);
     frame_end_ = now;
   } else if (busy_measured_) {
-    consider_shrink(busy_, cost_at(seed_hitch_.pre_interval));
+    consider_shrink(busy_, cost_at(seed_hitch_.pre_interval, update_cost_, std::numeric_limits<std::int64_t>::max()));
   }
   plan.planned_start = frame_end_;  // the previous frame's planned end
   plan.sim_previous = clock_.previous();
@@ -71,11 +72,11 @@ void AdaptiveLiteralPolicy::on_end_update(Nanos now) {
   widen_if_overrun(now);
 }
 
-Nanos AdaptiveLiteralPolicy::cost_at(Nanos interval) const {
-  // A wide interval runs more updates, so raw busy time overstates what a narrow one needs.
+Nanos AdaptiveLiteralPolicy::cost_at(Nanos interval, Nanos update_cost, std::int64_t max_steps) const {
   if (steps_this_frame_ == 0) return render_cost_;
-  const Nanos per_update = update_cost_ / steps_this_frame_;
-  const auto steps = (interval + sim_.step - Nanos{1}) / sim_.step + 1;  // ceil(interval / step), + the step just past the end
+  const Nanos per_update = update_cost / steps_this_frame_;
+  // ceil(interval / step), + the step just past the end
+  const std::int64_t steps = std::min<std::int64_t>((interval + sim_.step - Nanos{1}) / sim_.step + 1, max_steps);
   return render_cost_ + per_update * steps;
 }
 

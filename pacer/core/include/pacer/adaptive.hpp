@@ -162,8 +162,6 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// the interval there is shown when ready, a little late, not a whole period late).
   double widen_margin() const { return cadence_ == Cadence::free ? config_.vrr_margin : config_.widen_factor; }
   std::optional<Decision> decide_widen(bool miss) const;
-  /// The frame just ended's CPU cost had it run `interval`'s updates (a wider interval runs more).
-  Nanos frame_cost_at(Nanos interval) const;
   std::optional<Decision> decide_forgive();
   std::optional<Decision> decide_shrink() const;
   void apply(const Decision& d, std::int64_t frame);

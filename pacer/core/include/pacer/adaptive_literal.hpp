@@ -88,13 +88,15 @@ class AdaptiveLiteralPolicy : public Pacer {
   Nanos update_mark_{0};
   int frames_since_change_ = 0;
   SeedHitch seed_hitch_;
+  /// The frame's render plus its updates (`update_cost` over steps_this_frame_ of them), had
+  /// it covered `interval` of simulation: a wide interval runs more updates, so raw busy time
+  /// overstates what a narrow one needs. At most `max_steps` updates.
+  Nanos cost_at(Nanos interval, Nanos update_cost, std::int64_t max_steps) const;
 
  private:
   void widen_if_overrun(Nanos now);
   void set_interval(Nanos interval);
   void consider_shrink(Nanos busy, Nanos cost_at_pre_hitch);
-  /// The frame's render plus its updates, had it covered `interval` of simulation.
-  Nanos cost_at(Nanos interval) const;
 
   // Shrink: a ring of recent busy times.
   std::vector<Nanos> window_;
