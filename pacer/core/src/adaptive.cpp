@@ -624,7 +624,10 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) 
   const bool overloaded = recent_busy_mean(overload_window) > interval_;
   if (!lasting_misses && !overloaded) return std::nullopt;
   // The lasting level is the cheapest of the missing frames (a hitch among them is not).
-  const Nanos lasting = *std::min_element(missed_busy_.begin(), missed_busy_.end());
+  // A miss under an overload alone may be that one hitch: the level is then the overload's,
+  // the recent mean, not the hitch's cost.
+  const Nanos cheapest_miss = *std::min_element(missed_busy_.begin(), missed_busy_.end());
+  const Nanos lasting = lasting_misses ? cheapest_miss : std::min(cheapest_miss, recent_busy_mean(overload_window));
   // One period more on a grid; on a free display at least the lateness tolerance (no
   // widening by nanoseconds).
   const Nanos step_up = period_ > Nanos::zero() ? interval_ + period_ : interval_ + lateness_tolerance();
