@@ -22,8 +22,9 @@
 // (immediate): anim p99 |animation error| <= max(0.1 ms, 0.5 x best); stutter count <=
 // best; fps >= 0.9 x accumulator-capped; latency p50 (shown - frame start) <=
 // accumulator-capped's + one period of that cap; dropped simulation time <= max(0.5% of
-// the run, best). Exit 0 whether or not every row meets them (the tables say which miss
-// and why); 2 on a usage error; 1 when a trace cannot be read or an output written.
+// the run, best). Under each half's table, every missing row with its reasons, read from
+// the runs' records (bench/miss_reasons.hpp). Exit 0 whether or not every row meets them;
+// 2 on a usage error; 1 when a trace cannot be read or an output written.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -40,6 +41,7 @@
 #include <vector>
 
 #include "engine/cli.hpp"
+#include "miss_reasons.hpp"
 #include "pacer/load_profile.hpp"
 #include "pacer/log_writer.hpp"
 #include "pacer/os_sleep_model.hpp"
@@ -157,6 +159,7 @@ struct Run {
   std::string policy;
   pacer::Summary s;
   double latency_p50_ms = 0;  ///< shown - cpu_start: how long before its display a frame starts
+  fpbench::RunFacts facts;    ///< what its log says (bench/miss_reasons.hpp): the reasons of a miss
 };
 
 struct Row {
@@ -246,6 +249,72 @@ Verdict judge(const Row& row) {
   return v;
 }
 
+/// Why a row misses, criterion by criterion, in words, from the logs (adaptive's, and the
+/// baselines' where the criterion compares with them).
+std::string why(const Row& row, const Verdict& v) {
+  const Run& a = *row.find("adaptive");
+  const fpbench::RunFacts& f = a.facts;
+  std::string out;
+  char part[640];
+  const auto add = [&out, &part] {
+    if (!out.empty()) out += "; ";
+    out += part;
+  };
+  if (!v.anim_ok) {
+    std::snprintf(part, sizeof part, "**anim**: of the %lld frames at its p99 or over,", static_cast<long long>(f.top));
+    std::string text = part;
+    if (f.top_late > 0) {
+      std::snprintf(part, sizeof part, " %lld shown later than the world they show (median %.2f ms)",
+                    static_cast<long long>(f.top_late), f.top_late_median_ms);
+      text += part;
+    }
+    if (f.top_ahead > 0) {
+      std::snprintf(part, sizeof part, "%s %lld with the world ahead (lag caught up, or the frame after a late one; median %.2f ms)",
+                    f.top_late > 0 ? " and" : "", static_cast<long long>(f.top_ahead), f.top_ahead_median_ms);
+      text += part;
+    }
+    std::snprintf(part, sizeof part, "%s", text.c_str());
+    add();
+  }
+  if (!v.stutter_ok) {
+    const Run* best = nullptr;
+    for (const auto& b : kBaselines)
+      if (const Run* r = row.find(b); r && (!best || r->s.stutters < best->s.stutters)) best = r;
+    const auto own = fpbench::unmatched(f.stutters, best->facts.stutters);
+    std::string list;
+    for (std::size_t k = 0; k < own.size() && k < 4; ++k) {
+      const std::size_t i = own[k];
+      char one[128];
+      std::snprintf(one, sizeof one, "%sframe %lld: %.1f ms gap, its render %.1f ms", list.empty() ? "" : ", ",
+                    static_cast<long long>(f.stutters[i]), f.stutter_gap_ms[i], f.stutter_render_ms[i]);
+      list += one;
+    }
+    if (own.size() > 4) list += ", ...";
+    std::snprintf(part, sizeof part, "**stutter**: %zu of its %zu with no stutter of %s's within 3 frames to pair with%s%s",
+                  own.size(), f.stutters.size(), best->policy.c_str(), list.empty() ? "" : " (", list.empty() ? "" : (list + ")").c_str());
+    add();
+  }
+  if (!v.fps_ok) {
+    const fpbench::RunFacts& c = row.find("accumulator-capped")->facts;
+    std::snprintf(part, sizeof part,
+                  "**fps**: a frame every %.2f ms, of it %.2f ms busy and %.2f ms waiting (held presents, planned "
+                  "starts), against accumulator-capped's %.2f ms (%.2f busy)",
+                  f.interval_ms, f.busy_ms, f.wait_ms, c.interval_ms, c.busy_ms);
+    add();
+  }
+  if (!v.latency_ok) {
+    std::snprintf(part, sizeof part, "**latency**: frames start %.1f ms (p50) before they are shown, %.1f of its frame intervals",
+                  v.latency, f.interval_ms > 0 ? v.latency / f.interval_ms : 0.0);
+    add();
+  }
+  if (!v.dropped_ok) {
+    std::snprintf(part, sizeof part, "**dropped**: in %lld frames, the largest drop %.1f ms", static_cast<long long>(f.drop_frames),
+                  f.drop_max_ms);
+    add();
+  }
+  return out;
+}
+
 std::string scale_text(double scale) {
   char s[16];
   std::snprintf(s, sizeof s, "x%.1f", scale);
@@ -327,7 +396,9 @@ bool run_suite(const std::vector<Workload>& workloads, std::uint64_t seed, std::
                                 },
                                 [update_cost](std::int64_t, std::int64_t) { return update_cost; }};
           const pacer::SimRun run = pacer::simulate(*pacer, costs, frames, sim);
-          row.runs.push_back({p, pacer::summarize(run.records, stats), latency_p50(run.records, stats.warmup_frames)});
+          const pacer::Summary summary = pacer::summarize(run.records, stats);
+          row.runs.push_back({p, summary, latency_p50(run.records, stats.warmup_frames),
+                              fpbench::facts_of(run.records, stats.warmup_frames, summary.anim_error_p99_ms)});
           if (logs_dir.empty()) continue;
           std::string display_name = d;
           std::replace(display_name.begin(), display_name.end(), ':', '-');
@@ -412,6 +483,20 @@ void write_half(std::ostringstream& md, const char* title, const std::vector<Row
                   misses.c_str());
     md << line;
   }
+  md << "\n### Why each missing row misses\n\nRead from the runs' logs by `bench/miss_reasons.hpp` (frames after the "
+        "warm-up): for **anim**, the frames whose |animation error| is at the p99 or over, split by sign; for "
+        "**stutter**, adaptive's stutters left when each of the best baseline's pairs with one of them within 3 "
+        "frames, each with its gap and "
+        "the render of the frame that ends it (about the gap: the render was it; much less: a wait was); for **fps**, "
+        "where a frame's time goes; for **dropped**, the frames that dropped time.\n\n";
+  int listed = 0;
+  for (const Row* r : mine) {
+    const Verdict v = judge(*r);
+    if (v.met()) continue;
+    ++listed;
+    md << "- " << r->workload->name << " " << scale_text(r->scale) << " " << r->display << ": " << why(*r, v) << ".\n";
+  }
+  if (listed == 0) md << "None.\n";
 }
 
 /// Median over rows of each policy's metrics, per display: the peers beside the classic loops.

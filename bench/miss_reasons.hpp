@@ -1,0 +1,113 @@
+// bench/miss_reasons.hpp - what a run's log says about why it misses a criterion
+// (bench/compare's "Why each missing row misses" lists).
+//
+//   auto facts = fpbench::facts_of(run.records, 60, summary.anim_error_p99_ms);
+//   // facts.top_late of facts.top frames at the p99 |animation error| were shown later
+//   // than the world they show; facts.stutters are the frames ending a stutter;
+//   auto own = fpbench::unmatched(facts.stutters, baseline_facts.stutters);
+//
+// Computed on the frames after the warm-up, with the definitions of summarize()
+// (pacer/stats.hpp): the animation error of a frame is against the frame before it; a
+// stutter is CapFrameX's rule on the shown intervals.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pacer/stats.hpp"
+
+namespace fpbench {
+
+struct RunFacts {
+  /// Frames whose |animation error| is at least the run's p99 (the ones that set it) ...
+  std::int64_t top = 0;
+  /// ... of which the world advanced less than the display: shown later than the world they
+  /// show (a late frame, a missed vblank) ...
+  std::int64_t top_late = 0;
+  double top_late_median_ms = 0;
+  /// ... or more: the world catching up lag, or the frame after one shown late.
+  std::int64_t top_ahead = 0;
+  double top_ahead_median_ms = 0;
+  /// Per frame, on average: CPU work (render + updates), deliberate waits (held presents and
+  /// planned starts), and the shown interval.
+  double busy_ms = 0, wait_ms = 0, interval_ms = 0;
+  /// The frames (record index) whose shown interval is a stutter, each with that interval and
+  /// the frame's own render time (about the gap: the render was it; much less: a wait was).
+  std::vector<std::int64_t> stutters;
+  std::vector<double> stutter_gap_ms, stutter_render_ms;
+  /// Frames that dropped simulation time, and the largest drop.
+  std::int64_t drop_frames = 0;
+  double drop_max_ms = 0;
+};
+
+inline double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+/// The facts of one run's records, skipping `warmup` frames; anim_p99_ms is the run's p99
+/// |animation error| (Summary::anim_error_p99_ms).
+inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64_t warmup, double anim_p99_ms) {
+  RunFacts f;
+  const auto first = static_cast<std::size_t>(std::max<std::int64_t>(warmup, 0));
+  if (records.size() <= first + 1) return f;
+  std::vector<double> late, ahead;
+  pacer::StutterDetector stutter;
+  double busy = 0, wait = 0;
+  for (std::size_t i = first; i < records.size(); ++i) {
+    const pacer::FrameRecord& r = records[i];
+    busy += pacer::to_ms(r.render + r.update);
+    wait += pacer::to_ms(r.pacer_wait);
+    if (r.dropped > pacer::Nanos::zero()) {
+      ++f.drop_frames;
+      f.drop_max_ms = std::max(f.drop_max_ms, pacer::to_ms(r.dropped));
+    }
+    if (i == first) continue;
+    const double err = pacer::to_ms(pacer::animation_error(records[i - 1], r));
+    // The same tolerance as the criteria: a thousandth of a millisecond.
+    if (std::abs(err) + 1e-9 >= anim_p99_ms && anim_p99_ms > 0) {
+      ++f.top;
+      (err < 0 ? late : ahead).push_back(std::abs(err));
+    }
+    const double gap = pacer::to_ms(pacer::shown_time(r) - pacer::shown_time(records[i - 1]));
+    if (stutter.add(gap)) {
+      f.stutters.push_back(static_cast<std::int64_t>(i));
+      f.stutter_gap_ms.push_back(gap);
+      f.stutter_render_ms.push_back(pacer::to_ms(r.render));
+    }
+  }
+  f.top_late = static_cast<std::int64_t>(late.size());
+  f.top_ahead = static_cast<std::int64_t>(ahead.size());
+  f.top_late_median_ms = median_of(late);
+  f.top_ahead_median_ms = median_of(ahead);
+  const auto frames = static_cast<double>(records.size() - first);
+  f.busy_ms = busy / frames;
+  f.wait_ms = wait / frames;
+  f.interval_ms = pacer::to_ms(pacer::shown_time(records.back()) - pacer::shown_time(records[first])) / (frames - 1);
+  return f;
+}
+
+/// The positions in `mine` (of f.stutters) left when each frame of `theirs` pairs with at
+/// most one of `mine` within `within` frames (in order): the stutters only this run has.
+/// One to one: two stutters in a row against one of theirs leave one unmatched.
+inline std::vector<std::size_t> unmatched(const std::vector<std::int64_t>& mine, const std::vector<std::int64_t>& theirs,
+                                          std::int64_t within = 3) {
+  std::vector<std::size_t> out;
+  std::vector<bool> used(theirs.size(), false);
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    bool paired = false;
+    for (std::size_t t = 0; t < theirs.size() && !paired; ++t) {
+      if (used[t] || theirs[t] < mine[k] - within || theirs[t] > mine[k] + within) continue;
+      used[t] = true;
+      paired = true;
+    }
+    if (!paired) out.push_back(k);
+  }
+  return out;
+}
+
+}  // namespace fpbench
