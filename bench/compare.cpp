@@ -256,9 +256,9 @@ std::string why(const Row& row, const Verdict& v) {
   const fpbench::RunFacts& f = a.facts;
   std::string out;
   char part[640];
-  const auto add = [&out, &part] {
+  const auto add = [&out](const std::string& text) {
     if (!out.empty()) out += "; ";
-    out += part;
+    out += text;
   };
   if (!v.anim_ok) {
     std::snprintf(part, sizeof part, "**anim**: of the %lld frames at its p99 or over,", static_cast<long long>(f.top));
@@ -273,8 +273,7 @@ std::string why(const Row& row, const Verdict& v) {
                     f.top_late > 0 ? " and" : "", static_cast<long long>(f.top_ahead), f.top_ahead_median_ms);
       text += part;
     }
-    std::snprintf(part, sizeof part, "%s", text.c_str());
-    add();
+    add(text);
   }
   if (!v.stutter_ok) {
     const Run* best = nullptr;
@@ -292,7 +291,7 @@ std::string why(const Row& row, const Verdict& v) {
     if (own.size() > 4) list += ", ...";
     std::snprintf(part, sizeof part, "**stutter**: %zu of its %zu with no stutter of %s's within 3 frames to pair with%s%s",
                   own.size(), f.stutters.size(), best->policy.c_str(), list.empty() ? "" : " (", list.empty() ? "" : (list + ")").c_str());
-    add();
+    add(part);
   }
   if (!v.fps_ok) {
     const fpbench::RunFacts& c = row.find("accumulator-capped")->facts;
@@ -300,17 +299,17 @@ std::string why(const Row& row, const Verdict& v) {
                   "**fps**: a frame every %.2f ms, of it %.2f ms busy and %.2f ms waiting (held presents, planned "
                   "starts), against accumulator-capped's %.2f ms (%.2f busy)",
                   f.interval_ms, f.busy_ms, f.wait_ms, c.interval_ms, c.busy_ms);
-    add();
+    add(part);
   }
   if (!v.latency_ok) {
     std::snprintf(part, sizeof part, "**latency**: frames start %.1f ms (p50) before they are shown, %.1f of its frame intervals",
                   v.latency, f.interval_ms > 0 ? v.latency / f.interval_ms : 0.0);
-    add();
+    add(part);
   }
   if (!v.dropped_ok) {
     std::snprintf(part, sizeof part, "**dropped**: in %lld frames, the largest drop %.1f ms", static_cast<long long>(f.drop_frames),
                   f.drop_max_ms);
-    add();
+    add(part);
   }
   return out;
 }

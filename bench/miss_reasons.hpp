@@ -12,6 +12,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -68,7 +69,7 @@ inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64
     }
     if (i == first) continue;
     const double err = pacer::to_ms(pacer::animation_error(records[i - 1], r));
-    // The same tolerance as the criteria: a thousandth of a millisecond.
+    // At the p99 or over, with the criteria's slack for rounding (1e-9 ms).
     if (std::abs(err) + 1e-9 >= anim_p99_ms && anim_p99_ms > 0) {
       ++f.top;
       (err < 0 ? late : ahead).push_back(std::abs(err));
