@@ -687,7 +687,8 @@ int main(int argc, char** argv) {
         "5. **dropped**: simulation time dropped <= max(0.5% of the run, the best baseline's).\n\n"
      << "In the tables each value is followed by its limit in brackets, and ✗ marks a miss. \"peers' p99 anim\" is "
         "the p99 |animation error| of `swappy` (Android Frame Pacing's rules) and `framepace` (bevy_framepace's "
-        "limiter); the goal asks adaptive to be below both on every row where it meets its criteria.\n\n"
+        "limiter); the goal asks adaptive to be below both on every row where it meets its criteria. Under each "
+        "half's table, every missing row with its reasons, read from the runs' logs.\n\n"
      << "Synthetic shapes (at scale 1):\n\n";
   for (const auto& w : main_workloads)
     if (w.description != "trace") md << "- `" << w.name << "` (" << (w.held ? "held-out" : "tuning") << "): " << w.description << "\n";
