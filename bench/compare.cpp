@@ -283,9 +283,9 @@ std::string why(const Row& row, const Verdict& v) {
     std::string list;
     for (std::size_t k = 0; k < own.size() && k < 4; ++k) {
       const std::size_t i = own[k];
-      char one[128];
-      std::snprintf(one, sizeof one, "%sframe %lld: %.1f ms gap, its render %.1f ms", list.empty() ? "" : ", ",
-                    static_cast<long long>(f.stutters[i]), f.stutter_gap_ms[i], f.stutter_render_ms[i]);
+      char one[160];
+      std::snprintf(one, sizeof one, "%sframe %lld: %.1f ms gap, its render %.1f ms, waits %.1f ms", list.empty() ? "" : ", ",
+                    static_cast<long long>(f.stutters[i]), f.stutter_gap_ms[i], f.stutter_render_ms[i], f.stutter_rest_ms[i]);
       list += one;
     }
     if (own.size() > 4) list += ", ...";
@@ -485,8 +485,8 @@ void write_half(std::ostringstream& md, const char* title, const std::vector<Row
   md << "\n### Why each missing row misses\n\nRead from the runs' logs by `bench/miss_reasons.hpp` (frames after the "
         "warm-up): for **anim**, the frames whose |animation error| is at the p99 or over, split by sign; for "
         "**stutter**, adaptive's stutters left when each of the best baseline's pairs with one of them within 3 "
-        "frames, each with its gap and "
-        "the render of the frame that ends it (about the gap: the render was it; much less: a wait was); for **fps**, "
+        "frames, each with its gap, the render of the frame that ends it and the rest of the gap besides that render "
+        "and the updates before it (\"waits\": waits, held presents, the display's delay); for **fps**, "
         "where a frame's time goes; for **dropped**, the frames that dropped time.\n\n";
   int listed = 0;
   for (const Row* r : mine) {

@@ -34,10 +34,12 @@ struct RunFacts {
   /// Per frame, on average: CPU work (render + updates), deliberate waits (held presents and
   /// planned starts), and the shown interval.
   double busy_ms = 0, wait_ms = 0, interval_ms = 0;
-  /// The frames (record index) whose shown interval is a stutter, each with that interval and
-  /// the frame's own render time (about the gap: the render was it; much less: a wait was).
+  /// The frames (record index) whose shown interval is a stutter, each with that interval,
+  /// the frame's own render time, and what the gap holds besides that render and the updates
+  /// of the frame before (waits, held presents, the display's own delay): about the gap, the
+  /// render was it; much less, a wait was.
   std::vector<std::int64_t> stutters;
-  std::vector<double> stutter_gap_ms, stutter_render_ms;
+  std::vector<double> stutter_gap_ms, stutter_render_ms, stutter_rest_ms;
   /// Frames that dropped simulation time, and the largest drop.
   std::int64_t drop_frames = 0;
   double drop_max_ms = 0;
@@ -79,6 +81,7 @@ inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64
       f.stutters.push_back(static_cast<std::int64_t>(i));
       f.stutter_gap_ms.push_back(gap);
       f.stutter_render_ms.push_back(pacer::to_ms(r.render));
+      f.stutter_rest_ms.push_back(gap - pacer::to_ms(r.render + records[i - 1].update));
     }
   }
   f.top_late = static_cast<std::int64_t>(late.size());

@@ -62,6 +62,7 @@ TEST(MissReasons, AStutterCarriesItsGapAndRenderAndTheWarmUpIsSkipped) {
   EXPECT_EQ(f.stutters[0], 150);
   EXPECT_NEAR(f.stutter_gap_ms[0], 50.0, 1e-9);
   EXPECT_NEAR(f.stutter_render_ms[0], 12.0, 1e-9);
+  EXPECT_NEAR(f.stutter_rest_ms[0], 50.0 - 12.0 - 1.0, 1e-9) << "the gap less the render and the updates before it";
   EXPECT_EQ(f.drop_frames, 1);
   EXPECT_DOUBLE_EQ(f.drop_max_ms, 7.0);
 }
