@@ -187,6 +187,7 @@ double latency_p50(const std::vector<pacer::FrameRecord>& records, std::int64_t 
 struct Verdict {
   double anim = 0, anim_limit = 0;
   std::int64_t stutters = 0, best_stutters = 0;
+  const Run* best_stutter_run = nullptr;  ///< the baseline with best_stutters (the first of a tie)
   double fps = 0, fps_limit = 0;
   double latency = 0, latency_limit = 0;
   double dropped = 0, dropped_limit = 0;
@@ -219,7 +220,10 @@ Verdict judge(const Row& row) {
   for (const auto& b : kBaselines) {
     const Run& r = *row.find(b);
     best_anim = std::min(best_anim, r.s.anim_error_p99_ms);
-    best_stutters = std::min(best_stutters, r.s.stutters);
+    if (r.s.stutters < best_stutters) {
+      best_stutters = r.s.stutters;
+      v.best_stutter_run = &r;
+    }
     best_dropped = std::min(best_dropped, r.s.dropped_ms);
   }
   v.anim = a.s.anim_error_p99_ms;
@@ -276,9 +280,7 @@ std::string why(const Row& row, const Verdict& v) {
     add(text);
   }
   if (!v.stutter_ok) {
-    const Run* best = nullptr;
-    for (const auto& b : kBaselines)
-      if (const Run* r = row.find(b); r && (!best || r->s.stutters < best->s.stutters)) best = r;
+    const Run* best = v.best_stutter_run;
     const auto own = fpbench::unmatched(f.stutters, best->facts.stutters);
     std::string list;
     for (std::size_t k = 0; k < own.size() && k < 4; ++k) {
@@ -397,7 +399,7 @@ bool run_suite(const std::vector<Workload>& workloads, std::uint64_t seed, std::
           const pacer::SimRun run = pacer::simulate(*pacer, costs, frames, sim);
           const pacer::Summary summary = pacer::summarize(run.records, stats);
           row.runs.push_back({p, summary, latency_p50(run.records, stats.warmup_frames),
-                              fpbench::facts_of(run.records, stats.warmup_frames, summary.anim_error_p99_ms)});
+                              fpbench::facts_of(run.records, stats.warmup_frames, summary)});
           if (logs_dir.empty()) continue;
           std::string display_name = d;
           std::replace(display_name.begin(), display_name.end(), ':', '-');

@@ -1,7 +1,8 @@
 // bench/miss_reasons.hpp - what a run's log says about why it misses a criterion
 // (bench/compare's "Why each missing row misses" lists).
 //
-//   auto facts = fpbench::facts_of(run.records, 60, summary.anim_error_p99_ms);
+//   const pacer::Summary summary = pacer::summarize(run.records, stats);
+//   auto facts = fpbench::facts_of(run.records, stats.warmup_frames, summary);
 //   // facts.top_late of facts.top frames at the p99 |animation error| were shown later
 //   // than the world they show; facts.stutters are the frames ending a stutter;
 //   auto own = fpbench::unmatched(facts.stutters, baseline_facts.stutters);
@@ -52,19 +53,18 @@ inline double median_of(std::vector<double> v) {
   return *mid;
 }
 
-/// The facts of one run's records, skipping `warmup` frames; anim_p99_ms is the run's p99
-/// |animation error| (Summary::anim_error_p99_ms).
-inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64_t warmup, double anim_p99_ms) {
+/// The facts of one run's records, skipping `warmup` frames; `summary` is summarize() of
+/// the same records with the same warm-up (its p99 |animation error|, and the per-frame
+/// busy, wait and interval come from it).
+inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64_t warmup, const pacer::Summary& summary) {
   RunFacts f;
   const auto first = static_cast<std::size_t>(std::max<std::int64_t>(warmup, 0));
-  if (records.size() <= first + 1) return f;
+  if (records.size() <= first + 1 || summary.frames == 0) return f;
+  const double anim_p99_ms = summary.anim_error_p99_ms;
   std::vector<double> late, ahead;
   pacer::StutterDetector stutter;
-  double busy = 0, wait = 0;
   for (std::size_t i = first; i < records.size(); ++i) {
     const pacer::FrameRecord& r = records[i];
-    busy += pacer::to_ms(r.render + r.update);
-    wait += pacer::to_ms(r.pacer_wait);
     if (r.dropped > pacer::Nanos::zero()) {
       ++f.drop_frames;
       f.drop_max_ms = std::max(f.drop_max_ms, pacer::to_ms(r.dropped));
@@ -88,10 +88,10 @@ inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64
   f.top_ahead = static_cast<std::int64_t>(ahead.size());
   f.top_late_median_ms = median_of(late);
   f.top_ahead_median_ms = median_of(ahead);
-  const auto frames = static_cast<double>(records.size() - first);
-  f.busy_ms = busy / frames;
-  f.wait_ms = wait / frames;
-  f.interval_ms = pacer::to_ms(pacer::shown_time(records.back()) - pacer::shown_time(records[first])) / (frames - 1);
+  const double run_per_frame = summary.duration_ms / static_cast<double>(summary.frames);
+  f.busy_ms = summary.busy_share * run_per_frame;
+  f.wait_ms = summary.wait_share * run_per_frame;
+  f.interval_ms = summary.interval_mean_ms;
   return f;
 }
 

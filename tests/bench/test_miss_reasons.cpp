@@ -36,7 +36,7 @@ TEST(MissReasons, TheFramesAtTheP99AreSplitIntoShownLateAndWorldAhead) {
   // Frame 100 shown 3 ms after the world it shows: -3 ms against frame 99, +3 ms for frame
   // 101 (the display advanced 3 ms less than the world).
   *v[100].display += 3_ms;
-  const fpbench::RunFacts f = fpbench::facts_of(v, 0, 3.0);
+  const fpbench::RunFacts f = fpbench::facts_of(v, 0, summarize(v, {.warmup_frames = 0}));
   EXPECT_EQ(f.top, 2);
   EXPECT_EQ(f.top_late, 1);
   EXPECT_DOUBLE_EQ(f.top_late_median_ms, 3.0);
@@ -57,7 +57,7 @@ TEST(MissReasons, AStutterCarriesItsGapAndRenderAndTheWarmUpIsSkipped) {
   v[150].render = 12_ms;
   v[160].dropped = 7_ms;
   v[20].dropped = 30_ms;  // in the warm-up
-  const fpbench::RunFacts f = fpbench::facts_of(v, 60, 0.001);
+  const fpbench::RunFacts f = fpbench::facts_of(v, 60, summarize(v, {.warmup_frames = 60}));
   ASSERT_EQ(f.stutters.size(), 1u);
   EXPECT_EQ(f.stutters[0], 150);
   EXPECT_NEAR(f.stutter_gap_ms[0], 50.0, 1e-9);
@@ -76,7 +76,7 @@ TEST(MissReasons, StuttersPairOneToOneWithinThreeFrames) {
 }
 
 TEST(MissReasons, TooFewFramesGiveNoFacts) {
-  const fpbench::RunFacts f = fpbench::facts_of(steady(5), 60, 1.0);
+  const fpbench::RunFacts f = fpbench::facts_of(steady(5), 60, summarize(steady(5), {.warmup_frames = 60}));
   EXPECT_EQ(f.top, 0);
   EXPECT_TRUE(f.stutters.empty());
   EXPECT_EQ(f.interval_ms, 0.0);
