@@ -325,6 +325,51 @@ TEST(StateMachine, TheLagOfALateFrameIsCaughtUpImperceptiblyNotDropped) {
   EXPECT_EQ(p.lag(), 0_ms);
 }
 
+TEST(StateMachine, RecurringLateFramesAreCaughtUpBeforeTheirLagsPileUp) {
+  // 120 ms renders every 150 frames at 100 Hz (about 1.6 s apart): each adds ~110 ms of
+  // lag. At catch_up_within's pace (4 s) the lags pile up past max_lag and the excess is
+  // dropped at every hitch. Paced by the late frames' spacing and lag, the pile stays under
+  // max_lag once two bursts have been seen (a little may go before: the pace is not known yet).
+  std::vector<Nanos> load(3000, 3_ms);
+  for (std::size_t i = 100; i < load.size(); i += 150) load[i] = 120_ms;
+  const auto dropped_after = [&load](bool paced, std::size_t from) {
+    const Traced t = run_tweaked([paced](AdaptiveConfig& c) { c.catch_up_paced = paced; }, load);
+    Nanos sum{0};
+    for (std::size_t i = from; i < t.run.records.size(); ++i) sum += t.run.records[i].dropped;
+    return sum;
+  };
+  EXPECT_GT(dropped_after(false, 1000), 200_ms);
+  EXPECT_EQ(dropped_after(true, 1000), 0_ms);
+  EXPECT_LT(dropped_after(true, 0), dropped_after(false, 0) / 10);
+}
+
+TEST(StateMachine, LateFramesFarApartKeepTheCatchUpWithinPace) {
+  // 400 ms renders 20 s apart: each fills max_lag by itself (the rest is dropped at once), so
+  // no pace keeps the pile under it; what counts is that it is gone long before the next
+  // (a tenth of max_lag left: within 20 s / ln 10, over catch_up_within). The catch-up
+  // stays at catch_up_within's pace, not the quickest (catch_up_burst).
+  std::vector<Nanos> load(6500, 3_ms);
+  for (std::size_t i : {100u, 2100u, 4100u}) load[i] = 400_ms;
+  AdaptivePolicy p{config_for(fifo_100()), step_5()};
+  const Traced t = run(p, fifo_100(), load);
+  const AdaptiveConfig& c = p.config();
+  std::size_t third = 0;
+  for (std::size_t i = 1; i < t.run.records.size(); ++i)
+    if (t.run.records[i].dropped > 0_ms) third = i;  // the third hitch's frame drops the excess
+  ASSERT_GT(third, 4000u);
+  // Per frame at most max(catch_up, max_lag / catch_up_within) x the interval, once the
+  // interval is back to one period (the hitch in the mean busy time puts the frames right
+  // after it on the mixed cadence for a while; its interval is their mean, not a period).
+  const Nanos most = std::max(scale(period, c.catch_up), Nanos{c.max_lag.count() * period.count() / c.catch_up_within.count()});
+  Nanos caught{0};
+  for (std::size_t i = third + 200; i < t.run.records.size(); ++i) {
+    ASSERT_EQ(t.run.records[i].interval, period) << i;
+    EXPECT_LE(anim_error(t.run, i), most + 1_us) << i;
+    caught += anim_error(t.run, i);
+  }
+  EXPECT_GT(caught, 100_ms);  // still catching up over that stretch: the bound has bitten
+}
+
 TEST(StateMachine, LagBeyondMaxLagIsDropped) {
   AdaptivePolicy p{config_for(fifo_100()), step_5()};
   std::vector<Nanos> load(300, 3_ms);

@@ -465,7 +465,26 @@ Action AdaptivePolicy::display_next(Nanos now) {
 void AdaptivePolicy::absorb_lag(Nanos shown) {
   // The current frame shows the world of display_cur_ - lag_ at `shown`: the next one
   // continues from there, then catches up a bounded step per frame.
-  if (shown > display_cur_) lag_ += shown - display_cur_;
+  if (shown > display_cur_) {
+    const Nanos added = shown - display_cur_;
+    lag_ += added;
+    // A late frame (half an interval or more of lag) more than catch_up_burst after the
+    // last one starts a burst. The lag added from one burst's start to the next's (its late
+    // frames and any small lateness after them), and the time between the starts, pace the
+    // catch-up below.
+    const bool late = added * 2 >= interval_;
+    if (late && (last_late_ == Nanos::min() || shown - last_late_ >= config_.catch_up_burst)) {
+      if (last_late_ != Nanos::min()) {
+        const Nanos gap = shown - burst_start_;
+        late_spacing_ = late_spacing_ > Nanos::zero() ? (late_spacing_ + gap) / 2 : gap;
+        late_add_ = late_add_ > Nanos::zero() ? (late_add_ + burst_add_) / 2 : burst_add_;
+      }
+      burst_start_ = shown;
+      burst_add_ = Nanos::zero();
+    }
+    if (late) last_late_ = shown;
+    burst_add_ += added;
+  }
   if (lag_ <= Nanos::zero()) return;
   double rate = config_.catch_up;
   if (sim_.debt == DebtPolicy::discard && lag_ > config_.max_lag && rate > 0) {
@@ -482,10 +501,24 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   }
   if (rate <= 0) rate = config_.keep_debt_catch_up;
   Nanos step = std::max(Nanos{1}, scale(interval_, rate));
-  if (config_.catch_up_within > Nanos::zero())
+  // Back on time within catch_up_within, or sooner when late frames recur so often that
+  // their lags would pile up past max_lag (and be dropped). Bursts adding a lag A every s
+  // (of which s - A of catching up: the late frames' own time is not) pile up to
+  // A / (1 - e^(-(s - A) / within)) under this exponential approach: kept under 90% of
+  // max_lag. A burst that fills that by itself is dropped down to max_lag anyway: what
+  // matters then is that a tenth of it at most is left when the next comes.
+  Nanos within = config_.catch_up_within;
+  if (within > Nanos::zero() && config_.catch_up_paced && late_spacing_ > late_add_ && late_add_ > Nanos::zero()) {
+    const double share = std::min(0.9, static_cast<double>(late_add_.count()) /
+                                           (0.9 * static_cast<double>(std::max(config_.max_lag, Nanos{1}).count())));
+    const double keeps_under = static_cast<double>((late_spacing_ - late_add_).count()) / -std::log1p(-share);
+    if (keeps_under < static_cast<double>(within.count()))
+      within = std::max(config_.catch_up_burst, Nanos{static_cast<std::int64_t>(keeps_under)});
+  }
+  if (within > Nanos::zero())
     step = std::max(step, Nanos{static_cast<std::int64_t>(static_cast<double>(lag_.count()) *
                                                           static_cast<double>(interval_.count()) /
-                                                          static_cast<double>(config_.catch_up_within.count()))});
+                                                          static_cast<double>(within.count()))});
   // VRR: frames are presented when ready, so a little lateness is routine, not a hitch;
   // its lag is caught up at vrr_catch_up of itself per frame (it would pile up past max_lag).
   if (cadence_ == Cadence::free) step = std::max(step, scale(lag_, config_.vrr_catch_up));

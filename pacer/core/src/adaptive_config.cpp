@@ -77,6 +77,7 @@ void validate(const AdaptiveConfig& c) {
   at_least("max_pushes", c.max_pushes, 0);
   nanos("max_lag", c.max_lag, false);
   nanos("catch_up_within", c.catch_up_within, false);
+  nanos("catch_up_burst", c.catch_up_burst, false);
   at_least("level_window", c.level_window, 0);
   at_least("estimate_hitch_memory", c.estimate_hitch_memory, 0);
   at_least("estimate_hitch_burst", c.estimate_hitch_burst, 0);

@@ -216,6 +216,12 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   bool off_thread_ = false;  ///< renders run on a render thread (set_render_off_thread)
   Nanos render_free_{0};     ///< off thread: when the render thread is expected to be done with the current frame
   Nanos lag_{0};             ///< the world shown runs this far behind the display (late frames)
+  // The catch-up's pace (absorb_lag): bursts of late frames, how often, how much lag.
+  Nanos last_late_{Nanos::min()};  ///< when the last late frame was shown (min: none yet)
+  Nanos burst_start_{0};            ///< when the current burst's first late frame was shown
+  Nanos burst_add_{0};              ///< the lag added since then
+  Nanos late_spacing_{0};           ///< the recent time from one burst to the next (0: not yet two)
+  Nanos late_add_{0};               ///< the recent lag added from one burst to the next
   static constexpr std::size_t kPlanSlots = 16;  ///< frames in flight remembered (pipeline_frames <= 15)
   std::array<Nanos, kPlanSlots> planned_{};                 ///< planned display by frame % slots
   std::array<std::int64_t, kPlanSlots> planned_frame_{};  ///< -1: none (set in the constructor)

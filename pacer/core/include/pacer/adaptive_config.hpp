@@ -131,6 +131,18 @@ struct AdaptiveConfig {
   /// ... and, for a larger lag, fast enough to be back on time within about this long
   /// (lag x interval / catch_up_within per frame, an exponential approach); 0: only catch_up.
   Nanos catch_up_within{4'000'000'000};
+  /// Late frames that recur would pile their lags up past max_lag at the catch_up_within
+  /// pace (the excess dropped at each). With catch_up_paced the pace follows them: a late
+  /// frame (half an interval or more of lag) more than catch_up_burst after the last one
+  /// starts a burst; with s the recent time from one burst to the next and A the lag added
+  /// in it (running averages, the newest weighing half), the lag is caught up within at most
+  /// (s - A) / -ln(1 - A / (0.9 x max_lag)): the pile stays under 90% of max_lag. Never
+  /// within less than catch_up_burst; until two bursts have been seen, catch_up_within. A
+  /// burst that fills that by itself is dropped down to max_lag anyway: then at most a
+  /// tenth is left when the next comes. Chosen on the tuning half (docs/pacing.md, "A late
+  /// frame costs one error, not two"; docs/results.md, issue 11's fifth part).
+  bool catch_up_paced = true;
+  Nanos catch_up_burst{1'000'000'000};
 
   // ---- the constants the display-aware rules used to hard-code, named (docs/pacing.md)
   /// Render estimates leave out the single longest sample once they hold this many (one
