@@ -98,6 +98,8 @@ TEST(Preconditions, AdaptiveFieldsAreNamedWithTheirValues) {
       {[](AdaptiveConfig& c) { c.catch_up = std::nan(""); }, "AdaptiveConfig::catch_up must be finite, got nan"},
       {[](AdaptiveConfig& c) { c.catch_up_burst = Nanos{-1}; },
        "AdaptiveConfig::catch_up_burst must be >= 0 and at most an hour, got -1 ns"},
+      {[](AdaptiveConfig& c) { c.catch_up_pile = 1; }, "AdaptiveConfig::catch_up_pile must be in (0, 1), got 1"},
+      {[](AdaptiveConfig& c) { c.catch_up_late = 0; }, "AdaptiveConfig::catch_up_late must be > 0, got 0"},
       {[](AdaptiveConfig& c) { c.estimate_hitch_memory = -1; },
        "AdaptiveConfig::estimate_hitch_memory must be >= 0, got -1"},
       {[](AdaptiveConfig& c) { c.estimate_hitch_burst = -2; }, "AdaptiveConfig::estimate_hitch_burst must be >= 0, got -2"},

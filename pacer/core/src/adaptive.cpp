@@ -468,11 +468,11 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   if (shown > display_cur_) {
     const Nanos added = shown - display_cur_;
     lag_ += added;
-    // A late frame (half an interval or more of lag) more than catch_up_burst after the
-    // last one starts a burst. The lag added from one burst's start to the next's (its late
-    // frames and any small lateness after them), and the time between the starts, pace the
-    // catch-up below.
-    const bool late = added * 2 >= interval_;
+    // A late frame (catch_up_late x the interval of lag or more) more than catch_up_burst
+    // after the last one starts a burst. The lag added from one burst's start to the next's
+    // (its late frames and any small lateness after them), and the time between the starts,
+    // pace the catch-up below.
+    const bool late = static_cast<double>(added.count()) >= config_.catch_up_late * static_cast<double>(interval_.count());
     if (late && (last_late_ == Nanos::min() || shown - last_late_ >= config_.catch_up_burst)) {
       if (last_late_ != Nanos::min()) {
         const Nanos gap = shown - burst_start_;
@@ -504,13 +504,15 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // Back on time within catch_up_within, or sooner when late frames recur so often that
   // their lags would pile up past max_lag (and be dropped). Bursts adding a lag A every s
   // (of which s - A of catching up: the late frames' own time is not) pile up to
-  // A / (1 - e^(-(s - A) / within)) under this exponential approach: kept under 90% of
-  // max_lag. A burst that fills that by itself is dropped down to max_lag anyway: what
-  // matters then is that a tenth of it at most is left when the next comes.
+  // A / (1 - e^(-(s - A) / within)) under this exponential approach: kept under
+  // catch_up_pile x max_lag. A burst that fills that by itself is dropped down to max_lag
+  // anyway: what matters then is that little of it (1 - catch_up_pile) is left when the
+  // next comes.
   Nanos within = config_.catch_up_within;
   if (within > Nanos::zero() && config_.catch_up_paced && late_spacing_ > late_add_ && late_add_ > Nanos::zero()) {
-    const double share = std::min(0.9, static_cast<double>(late_add_.count()) /
-                                           (0.9 * static_cast<double>(std::max(config_.max_lag, Nanos{1}).count())));
+    const double pile = config_.catch_up_pile;
+    const double share = std::min(pile, static_cast<double>(late_add_.count()) /
+                                            (pile * static_cast<double>(std::max(config_.max_lag, Nanos{1}).count())));
     const double keeps_under = static_cast<double>((late_spacing_ - late_add_).count()) / -std::log1p(-share);
     if (keeps_under < static_cast<double>(within.count()))
       within = std::max(config_.catch_up_burst, Nanos{static_cast<std::int64_t>(keeps_under)});

@@ -78,6 +78,8 @@ void validate(const AdaptiveConfig& c) {
   nanos("max_lag", c.max_lag, false);
   nanos("catch_up_within", c.catch_up_within, false);
   nanos("catch_up_burst", c.catch_up_burst, false);
+  real("catch_up_pile", c.catch_up_pile, c.catch_up_pile > 0.0 && c.catch_up_pile < 1.0, "in (0, 1)");
+  real("catch_up_late", c.catch_up_late, c.catch_up_late > 0.0, "> 0");
   at_least("level_window", c.level_window, 0);
   at_least("estimate_hitch_memory", c.estimate_hitch_memory, 0);
   at_least("estimate_hitch_burst", c.estimate_hitch_burst, 0);

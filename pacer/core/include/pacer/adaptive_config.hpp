@@ -133,16 +133,20 @@ struct AdaptiveConfig {
   Nanos catch_up_within{4'000'000'000};
   /// Late frames that recur would pile their lags up past max_lag at the catch_up_within
   /// pace (the excess dropped at each). With catch_up_paced the pace follows them: a late
-  /// frame (half an interval or more of lag) more than catch_up_burst after the last one
-  /// starts a burst; with s the recent time from one burst to the next and A the lag added
-  /// in it (running averages, the newest weighing half), the lag is caught up within at most
-  /// (s - A) / -ln(1 - A / (0.9 x max_lag)): the pile stays under 90% of max_lag. Never
-  /// within less than catch_up_burst; until two bursts have been seen, catch_up_within. A
-  /// burst that fills that by itself is dropped down to max_lag anyway: then at most a
-  /// tenth is left when the next comes. Chosen on the tuning half (docs/pacing.md, "A late
-  /// frame costs one error, not two"; docs/results.md, issue 11's fifth part).
+  /// frame (one that adds catch_up_late x the interval of lag or more) more than
+  /// catch_up_burst after the last one starts a burst; with s the recent time from one burst
+  /// to the next and A the lag added in it (running averages, the newest weighing half), the
+  /// lag is caught up within at most (s - A) / -ln(1 - A / (catch_up_pile x max_lag)): the
+  /// pile stays under catch_up_pile x max_lag. Never within less than catch_up_burst; until
+  /// two bursts have been seen, catch_up_within. A burst that fills that by itself is dropped
+  /// down to max_lag anyway: A / (catch_up_pile x max_lag) is then taken at catch_up_pile,
+  /// so at most 1 - catch_up_pile of it is left when the next comes. Chosen on the tuning
+  /// half (docs/pacing.md, "A late frame costs one error, not two"; docs/results.md, issue
+  /// 11's fifth part).
   bool catch_up_paced = true;
   Nanos catch_up_burst{1'000'000'000};
+  double catch_up_pile = 0.9;
+  double catch_up_late = 0.5;
 
   // ---- the constants the display-aware rules used to hard-code, named (docs/pacing.md)
   /// Render estimates leave out the single longest sample once they hold this many (one
