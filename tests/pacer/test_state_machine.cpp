@@ -329,7 +329,8 @@ TEST(StateMachine, RecurringLateFramesAreCaughtUpBeforeTheirLagsPileUp) {
   // 120 ms renders every 150 frames at 100 Hz (about 1.6 s apart): each adds ~110 ms of
   // lag. At catch_up_within's pace (4 s) the lags pile up past max_lag and the excess is
   // dropped at every hitch. Paced by the late frames' spacing and lag, the pile stays under
-  // max_lag once two bursts have been seen (a little may go before: the pace is not known yet).
+  // max_lag once the pace is known (a little may go before): nothing is dropped after the
+  // first seven hitches (frame 1000).
   std::vector<Nanos> load(3000, 3_ms);
   for (std::size_t i = 100; i < load.size(); i += 150) load[i] = 120_ms;
   const auto dropped_after = [&load](bool paced, std::size_t from) {
