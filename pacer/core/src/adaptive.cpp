@@ -515,7 +515,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
                                             (pile * static_cast<double>(std::max(config_.max_lag, Nanos{1}).count())));
     const double keeps_under = static_cast<double>((late_spacing_ - late_add_).count()) / -std::log1p(-share);
     if (keeps_under < static_cast<double>(within.count()))
-      within = std::max(config_.catch_up_burst, Nanos{static_cast<std::int64_t>(keeps_under)});
+      within = std::min(within, std::max({config_.catch_up_burst, Nanos{static_cast<std::int64_t>(keeps_under)}, Nanos{1}}));
   }
   if (within > Nanos::zero())
     step = std::max(step, Nanos{static_cast<std::int64_t>(static_cast<double>(lag_.count()) *
