@@ -462,28 +462,50 @@ Action AdaptivePolicy::display_next(Nanos now) {
   return Action{ActionKind::render, Nanos::zero(), Nanos::zero()};
 }
 
+void AdaptivePolicy::note_lag(Nanos shown, Nanos added) {
+  // A late frame (catch_up_late x the interval of lag or more) more than catch_up_burst
+  // after the last one starts a burst. The lag added from one burst's start to the next's
+  // (its late frames and any small lateness after them), and the time between the starts,
+  // are averaged (the newest weighing half) to pace the catch-up.
+  const auto average = [](Nanos mean, Nanos sample) { return mean > Nanos::zero() ? (mean + sample) / 2 : sample; };
+  const bool late = static_cast<double>(added.count()) >= config_.catch_up_late * static_cast<double>(interval_.count());
+  if (late && (last_late_ == Nanos::min() || shown - last_late_ >= config_.catch_up_burst)) {
+    if (last_late_ != Nanos::min()) {
+      late_spacing_ = average(late_spacing_, shown - burst_start_);
+      late_add_ = average(late_add_, burst_add_);
+    }
+    burst_start_ = shown;
+    burst_add_ = Nanos::zero();
+  }
+  if (late) last_late_ = shown;
+  burst_add_ += added;
+}
+
+Nanos AdaptivePolicy::catch_up_time() const {
+  // Back on time within catch_up_within, or sooner when late frames recur so often that
+  // their lags would pile up past max_lag (and be dropped). Bursts adding a lag A every s
+  // (of which s - A of catching up: the late frames' own time is not) pile up to
+  // A / (1 - e^(-(s - A) / within)) under this exponential approach: kept under
+  // catch_up_pile x max_lag. A burst that fills that by itself is dropped down to max_lag
+  // anyway: what matters then is that little of it (1 - catch_up_pile) is left when the
+  // next comes.
+  const Nanos within = config_.catch_up_within;
+  if (within <= Nanos::zero() || !config_.catch_up_paced || late_add_ <= Nanos::zero() || late_spacing_ <= late_add_)
+    return within;
+  const double pile = config_.catch_up_pile;
+  const double share = std::min(pile, static_cast<double>(late_add_.count()) /
+                                          (pile * static_cast<double>(std::max(config_.max_lag, Nanos{1}).count())));
+  const double keeps_under = static_cast<double>((late_spacing_ - late_add_).count()) / -std::log1p(-share);
+  if (keeps_under >= static_cast<double>(within.count())) return within;  // (also keeps the cast in range)
+  return std::min(within, std::max({config_.catch_up_burst, Nanos{static_cast<std::int64_t>(keeps_under)}, Nanos{1}}));
+}
+
 void AdaptivePolicy::absorb_lag(Nanos shown) {
   // The current frame shows the world of display_cur_ - lag_ at `shown`: the next one
   // continues from there, then catches up a bounded step per frame.
-  if (shown > display_cur_) {
-    const Nanos added = shown - display_cur_;
+  if (const Nanos added = shown - display_cur_; added > Nanos::zero()) {
     lag_ += added;
-    // A late frame (catch_up_late x the interval of lag or more) more than catch_up_burst
-    // after the last one starts a burst. The lag added from one burst's start to the next's
-    // (its late frames and any small lateness after them), and the time between the starts,
-    // pace the catch-up below.
-    const bool late = static_cast<double>(added.count()) >= config_.catch_up_late * static_cast<double>(interval_.count());
-    if (late && (last_late_ == Nanos::min() || shown - last_late_ >= config_.catch_up_burst)) {
-      if (last_late_ != Nanos::min()) {
-        const Nanos gap = shown - burst_start_;
-        late_spacing_ = late_spacing_ > Nanos::zero() ? (late_spacing_ + gap) / 2 : gap;
-        late_add_ = late_add_ > Nanos::zero() ? (late_add_ + burst_add_) / 2 : burst_add_;
-      }
-      burst_start_ = shown;
-      burst_add_ = Nanos::zero();
-    }
-    if (late) last_late_ = shown;
-    burst_add_ += added;
+    note_lag(shown, added);
   }
   if (lag_ <= Nanos::zero()) return;
   double rate = config_.catch_up;
@@ -501,22 +523,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   }
   if (rate <= 0) rate = config_.keep_debt_catch_up;
   Nanos step = std::max(Nanos{1}, scale(interval_, rate));
-  // Back on time within catch_up_within, or sooner when late frames recur so often that
-  // their lags would pile up past max_lag (and be dropped). Bursts adding a lag A every s
-  // (of which s - A of catching up: the late frames' own time is not) pile up to
-  // A / (1 - e^(-(s - A) / within)) under this exponential approach: kept under
-  // catch_up_pile x max_lag. A burst that fills that by itself is dropped down to max_lag
-  // anyway: what matters then is that little of it (1 - catch_up_pile) is left when the
-  // next comes.
-  Nanos within = config_.catch_up_within;
-  if (within > Nanos::zero() && config_.catch_up_paced && late_spacing_ > late_add_ && late_add_ > Nanos::zero()) {
-    const double pile = config_.catch_up_pile;
-    const double share = std::min(pile, static_cast<double>(late_add_.count()) /
-                                            (pile * static_cast<double>(std::max(config_.max_lag, Nanos{1}).count())));
-    const double keeps_under = static_cast<double>((late_spacing_ - late_add_).count()) / -std::log1p(-share);
-    if (keeps_under < static_cast<double>(within.count()))
-      within = std::min(within, std::max({config_.catch_up_burst, Nanos{static_cast<std::int64_t>(keeps_under)}, Nanos{1}}));
-  }
+  const Nanos within = catch_up_time();
   if (within > Nanos::zero())
     step = std::max(step, Nanos{static_cast<std::int64_t>(static_cast<double>(lag_.count()) *
                                                           static_cast<double>(interval_.count()) /

@@ -145,6 +145,11 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// never before the shown time + a period, never before a late queue's floor.
   void plan_next_frame();
   void absorb_lag(Nanos shown);
+  /// Books lag `added` at `shown` into the bursts of late frames that pace the catch-up.
+  void note_lag(Nanos shown, Nanos added);
+  /// Within how long the lag is to be back on time: catch_up_within, or sooner when late
+  /// frames recur (catch_up_paced); 0: catch_up alone.
+  Nanos catch_up_time() const;
   void update_render_estimates();
 
   // ---- after a frame: observations, then one decision, applied in one place
