@@ -4,11 +4,13 @@
 // produced it plus every run's metrics as CSV beside it.
 //
 //   compare --traces traces --out docs/results.md [--frames 3600] [--seed 7]
-//           [--half all|tuning|held-out] [--only TEXT] [--logs DIR] [--other-seeds N]
+//           [--half all|tuning|held-out] [--only TEXT] [--no-synthetic] [--logs DIR]
+//           [--other-seeds N]
 //
 // --half runs one half of the corpus (tune on `tuning`, never look at `held-out` while
-// tuning); --only runs just the workloads whose name contains TEXT; either of them writes
-// nothing to --out unless it is given explicitly. --logs writes every run's native pacing
+// tuning); --only runs just the workloads whose name contains TEXT; --no-synthetic runs the
+// traces of --traces alone (a folder of captures nobody has tuned on, judged by themselves);
+// any of them writes nothing to --out unless it is given explicitly. --logs writes every run's native pacing
 // log as DIR/WORKLOAD_xSCALE_DISPLAY_POLICY.csv for pacer-report. --other-seeds (0) reruns
 // the suite with seeds 1..N and reports how many rows meet all five criteria on each.
 //
@@ -533,6 +535,7 @@ void write_policies(std::ostringstream& md, const std::vector<Row>& rows, bool h
 int main(int argc, char** argv) {
   std::string traces_dir = "traces", out_path = "docs/results.md", only, logs_dir, half = "all";
   bool out_given = false;
+  bool no_synthetic = false;
   std::int64_t frames = 3600;
   std::uint64_t seed = 7;
   std::uint64_t other_seeds = 0;
@@ -557,6 +560,7 @@ int main(int argc, char** argv) {
     app.add_option("--half", half, "which half of the corpus: all (default), tuning or held-out")
         ->type_name("HALF")->check(CLI::IsMember({"all", "tuning", "held-out"}));
     app.add_option("--only", only, "run just the workloads whose name contains TEXT")->type_name("TEXT");
+    app.add_flag("--no-synthetic", no_synthetic, "run the traces of --traces alone, without the synthetic shapes");
     app.add_option("--logs", logs_dir, "write every run's native pacing log as DIR/WORKLOAD_xSCALE_DISPLAY_POLICY.csv")
         ->type_name("DIR")->check(fpcli::file_name());
     app.add_option("--frames", frames, "frames per run (default 3600)")->type_name("N")->transform(fpcli::whole(200, 1'000'000));
@@ -607,7 +611,8 @@ int main(int argc, char** argv) {
   // The traces, then the synthetic shapes drawn with `with_seed`; --half and --only filter.
   auto workloads_for = [&](std::uint64_t with_seed) {
     std::vector<Workload> all = traces;
-    for (auto& w : synthetic(with_seed, frames)) all.push_back(std::move(w));
+    if (!no_synthetic)
+      for (auto& w : synthetic(with_seed, frames)) all.push_back(std::move(w));
     std::erase_if(all, [&](const Workload& w) {
       return (!only.empty() && w.name.find(only) == std::string::npos) || (half == "tuning" && w.held) ||
              (half == "held-out" && !w.held);
@@ -615,7 +620,11 @@ int main(int argc, char** argv) {
     return all;
   };
   const std::vector<Workload> main_workloads = workloads_for(seed);
-  if (main_workloads.empty()) return usage("no workload matches --only " + only + " in --half " + half);
+  if (main_workloads.empty())
+    return usage(no_synthetic && only.empty() && half == "all"
+                     ? "no trace in '" + fpcli::printable(traces_dir) + "' (and --no-synthetic)"
+                     : "no workload matches --only " + only + " in --half " + half +
+                           (no_synthetic ? " with --no-synthetic" : ""));
   if (!logs_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(logs_dir, ec);
@@ -657,7 +666,7 @@ int main(int argc, char** argv) {
     std::printf("seed %llu: held-out %d, tuning %d rows meet all five\n", static_cast<unsigned long long>(other), met.first,
                 met.second);
   }
-  if ((!only.empty() || half != "all" || !g_knobs.empty()) && !out_given) return 0;  // a partial suite does not replace the results
+  if ((!only.empty() || half != "all" || !g_knobs.empty() || no_synthetic) && !out_given) return 0;  // a partial suite does not replace the results
 
   std::ostringstream md;
   std::size_t held_workloads = 0;

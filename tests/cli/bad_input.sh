@@ -199,6 +199,15 @@ t 2 $C "--frames needs a value" --frames
 t 2 $C "--out: the file name is empty" --out ''
 t 2 $C "no workload matches --only zzz" --traces empty_dir --only zzz
 t 1 $C "nul.csv:3: binary content" --traces nul_dir --only zzz
+t 2 $C "no trace in 'empty_dir' (and --no-synthetic)" --traces empty_dir --no-synthetic
+mkdir -p one_trace && cp twenty.csv one_trace/
+ok $C --traces one_trace --no-synthetic --frames 200
+if grep -q ' twenty ' out.txt && ! grep -q 'level-load' out.txt; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  failures+="FAIL: compare --no-synthetic ran other workloads than the folder's one trace"$'\n'
+fi
 ok $C --help
 ok $C --version
 
