@@ -10,9 +10,10 @@
 // --half runs one half of the corpus (tune on `tuning`, never look at `held-out` while
 // tuning); --only runs just the workloads whose name contains TEXT; --no-synthetic runs the
 // traces of --traces alone (a folder of captures nobody has tuned on, judged by themselves);
-// any of them writes nothing to --out unless it is given explicitly. --logs writes every run's native pacing
-// log as DIR/WORKLOAD_xSCALE_DISPLAY_POLICY.csv for pacer-report. --other-seeds (0) reruns
-// the suite with seeds 1..N and reports how many rows meet all five criteria on each.
+// any of them writes nothing to --out unless it is given explicitly. --logs writes every
+// run's native pacing log as DIR/WORKLOAD_xSCALE_DISPLAY_POLICY.csv for pacer-report.
+// --other-seeds (0) reruns the suite with seeds 1..N and reports how many rows meet all five
+// criteria on each (tune at several seeds: a constant chosen at one fits its draw).
 //
 // The split (written down before any tuning, traces/README.md): a workload is held out
 // when the FNV-1a 64-bit hash of its name is odd. A trace's name is its file name
@@ -608,7 +609,8 @@ int main(int argc, char** argv) {
     w.held = held_out(w.split_name);
     traces.push_back(std::move(w));
   }
-  // The traces, then the synthetic shapes drawn with `with_seed`; --half and --only filter.
+  // The traces, then (unless --no-synthetic) the synthetic shapes drawn with `with_seed`;
+  // --half and --only filter.
   auto workloads_for = [&](std::uint64_t with_seed) {
     std::vector<Workload> all = traces;
     if (!no_synthetic)
