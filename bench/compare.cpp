@@ -5,12 +5,14 @@
 //
 //   compare --traces traces --out docs/results.md [--frames 3600] [--seed 7]
 //           [--half all|tuning|held-out] [--only TEXT] [--no-synthetic] [--logs DIR]
-//           [--other-seeds N]
+//           [--other-seeds N] [--all-held-out]
 //
 // --half runs one half of the corpus (tune on `tuning`, never look at `held-out` while
 // tuning); --only runs just the workloads whose name contains TEXT; --no-synthetic runs the
 // traces of --traces alone (a folder of captures nobody has tuned on, judged by themselves);
-// any of them writes nothing to --out unless it is given explicitly. --logs writes every
+// --all-held-out counts every trace of --traces as held out whatever its hash (a fresh set that
+// nobody tunes on, traces/README.md "Fresh sets"); any of these writes nothing to --out
+// unless it is given explicitly. --logs writes every
 // run's native pacing log as DIR/WORKLOAD_xSCALE_DISPLAY_POLICY.csv for pacer-report.
 // --other-seeds (0) reruns the suite with seeds 1..N and reports how many rows meet all five
 // criteria on each (tune at several seeds: a constant chosen at one fits its draw).
@@ -537,6 +539,7 @@ int main(int argc, char** argv) {
   std::string traces_dir = "traces", out_path = "docs/results.md", only, logs_dir, half = "all";
   bool out_given = false;
   bool no_synthetic = false;
+  bool all_held_out = false;
   std::int64_t frames = 3600;
   std::uint64_t seed = 7;
   std::uint64_t other_seeds = 0;
@@ -562,6 +565,8 @@ int main(int argc, char** argv) {
         ->type_name("HALF")->check(CLI::IsMember({"all", "tuning", "held-out"}));
     app.add_option("--only", only, "run just the workloads whose name contains TEXT")->type_name("TEXT");
     app.add_flag("--no-synthetic", no_synthetic, "run the traces of --traces alone, without the synthetic shapes");
+    app.add_flag("--all-held-out", all_held_out,
+                 "count every trace of --traces as held out, whatever its hash (a fresh set nobody tunes on)");
     app.add_option("--logs", logs_dir, "write every run's native pacing log as DIR/WORKLOAD_xSCALE_DISPLAY_POLICY.csv")
         ->type_name("DIR")->check(fpcli::file_name());
     app.add_option("--frames", frames, "frames per run (default 3600)")->type_name("N")->transform(fpcli::whole(200, 1'000'000));
@@ -606,7 +611,7 @@ int main(int argc, char** argv) {
     }
     const std::filesystem::path p{file};
     Workload w{p.stem().string(), p.filename().string(), "trace", [costs](std::int64_t f) { return costs.at(f); }};
-    w.held = held_out(w.split_name);
+    w.held = all_held_out || held_out(w.split_name);
     traces.push_back(std::move(w));
   }
   // The traces, then (unless --no-synthetic) the synthetic shapes drawn with `with_seed`;
@@ -668,7 +673,7 @@ int main(int argc, char** argv) {
     std::printf("seed %llu: held-out %d, tuning %d rows meet all five\n", static_cast<unsigned long long>(other), met.first,
                 met.second);
   }
-  if ((!only.empty() || half != "all" || !g_knobs.empty() || no_synthetic) && !out_given) return 0;  // a partial suite does not replace the results
+  if ((!only.empty() || half != "all" || !g_knobs.empty() || no_synthetic || all_held_out) && !out_given) return 0;  // a partial suite does not replace the results
 
   std::ostringstream md;
   std::size_t held_workloads = 0;
@@ -678,6 +683,8 @@ int main(int argc, char** argv) {
      << "```\nbuild/bench/compare --traces " << traces_dir << " --out " << out_path << " --frames " << frames << " --seed "
      << seed;
   if (half != "all") md << " --half " << half;
+  if (no_synthetic) md << " --no-synthetic";
+  if (all_held_out) md << " --all-held-out";
   if (other_seeds > 0) md << " --other-seeds " << other_seeds;
   md << "\n```\n\n"
      << "Every run is " << frames << " frames; metrics skip a 60-frame warm-up (definitions: docs/log-format.md). "

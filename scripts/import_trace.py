@@ -26,6 +26,22 @@ middle with an unusable frame time is dropped and counted on stderr. The output
 keeps at most --max-frames frames, 4 decimals, header `frame_ms` or
 `frame_ms,busy_ms`.
 
+Selection (which logs of a published FrameView data set form a fresh set):
+
+    scripts/import_trace.py select GIT_DIR COMMIT [--skip N] [--count N]
+                                   [--min-frames 600] [--exclude FILE ...]
+
+lists the `*_Log.csv` files of that commit of a repository snapshot (the layout
+TOP/GAME - VARIANT/CAP/MODE/.../FrameView_*_Log.csv), leaves out frame generation
+(a folder below CAP whose name has "FG"), files whose path appears in an
+--exclude file (traces/README.md names every file already taken) and logs with
+fewer than --min-frames usable frames, groups the rest by game (GAME, the
+folder name before " - "), orders each game's files by the FNV-1a 64-bit hash of
+the path, and prints, per game, the files at ranks skip+1 .. skip+count as
+"NAME<TAB>PATH", NAME being the trace file name to extract to (fv_GAME_CAP_MODE_...,
+CAP uncapped, 30fpscap or 60fpscap). The rule takes no
+look at the frames beyond counting them.
+
 Table (statistics and halves for every traces/*.csv):
 
     scripts/import_trace.py table [DIR]
@@ -143,13 +159,12 @@ def rows_from_csv(text, app, want_busy):
     return out, has_busy, "CSV"
 
 
-def extract(args):
-    text = read_source(args.source)
-    want_busy = not args.no_busy
+def usable_frames(text, app=None, want_busy=True, skip=0, max_frames=12000):
+    """The frames extract keeps from a capture's text: (kept, has_busy, kind, rows, lead, dropped)."""
     if text.lstrip().startswith("{"):
         rows, has_busy, kind = rows_from_json(text, want_busy)
     else:
-        rows, has_busy, kind = rows_from_csv(text, args.app, want_busy)
+        rows, has_busy, kind = rows_from_csv(text, app, want_busy)
 
     def usable(r):
         f = parse_ms(r[0])
@@ -166,7 +181,7 @@ def extract(args):
     while i < len(rows) and usable(rows[i]) is None:
         i += 1
     lead = i
-    i += args.skip
+    i += skip
     kept, dropped = [], 0
     for r in rows[i:]:
         u = usable(r)
@@ -174,8 +189,14 @@ def extract(args):
             dropped += 1
             continue
         kept.append(u)
-        if len(kept) >= args.max_frames:
+        if len(kept) >= max_frames:
             break
+    return kept, has_busy, kind, rows, lead, dropped
+
+
+def extract(args):
+    kept, has_busy, kind, rows, lead, dropped = usable_frames(
+        read_source(args.source), args.app, not args.no_busy, args.skip, args.max_frames)
     if not kept:
         raise SystemExit("no usable frames")
     with open(args.out, "w", newline="\n") as f:
@@ -185,6 +206,52 @@ def extract(args):
     print(f"{args.out}: {kind}, {len(rows)} rows, dropped {lead} unusable leading + "
           f"{args.skip} skipped + {dropped} unusable inside; wrote {len(kept)} frames"
           f"{' with busy_ms' if has_busy else ''}", file=sys.stderr)
+
+
+def slug(text):
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
+def select(args):
+    import subprocess
+
+    def git(*cmd):
+        return subprocess.run(["git", "--git-dir", args.git_dir, *cmd], check=True,
+                              capture_output=True).stdout
+    taken = ""
+    for path in args.exclude:
+        with open(path, encoding="utf-8") as f:
+            taken += f.read()
+    by_game = {}
+    for path in git("ls-tree", "-r", "--name-only", args.commit).decode().splitlines():
+        parts = path.split("/")
+        if not path.endswith("_Log.csv") or len(parts) < 5 or path in taken:
+            continue
+        if any("FG" in part for part in parts[3:-1]):
+            continue  # frame generation: a generated frame between two rendered ones
+        by_game.setdefault(parts[1].split(" - ")[0], []).append(path)
+    names = set()
+    for game in sorted(by_game):
+        ranked = sorted(by_game[game], key=lambda p: fnv1a64(p.encode()))
+        chosen, seen = [], 0
+        for path in ranked:
+            if len(chosen) == args.count:
+                break
+            text = git("show", f"{args.commit}:{path}").decode("utf-8-sig", errors="replace")
+            if len(usable_frames(text, want_busy=False)[0]) < args.min_frames:
+                continue
+            seen += 1
+            if seen > args.skip:
+                chosen.append(path)
+        for path in chosen:
+            parts = path.split("/")
+            cap = "uncapped" if parts[2] == "Unlimited" else ("60" if "60" in parts[2] else "30") + "fpscap"
+            rest = [p.split(" ")[0] if p[:1].isdigit() else p for p in parts[3:-1]]  # "1920x1080 25% ..."
+            name = "_".join(["fv", slug(parts[1].split(" - ")[0]), cap, *map(slug, rest)]) + ".csv"
+            if name in names:
+                raise SystemExit(f"two files would be named {name}")
+            names.add(name)
+            print(f"{name}\t{path}")
 
 
 def percentile(sorted_vals, q):
@@ -227,6 +294,14 @@ def main():
     e.add_argument("--max-frames", type=int, default=12000)
     e.add_argument("--no-busy", action="store_true", help="leave busy_ms out")
     e.set_defaults(func=extract)
+    s = sub.add_parser("select", help="choose a fresh set of FrameView logs by a fixed rule")
+    s.add_argument("git_dir")
+    s.add_argument("commit")
+    s.add_argument("--skip", type=int, default=0, help="leave out each game's first N files")
+    s.add_argument("--count", type=int, default=3, help="files per game")
+    s.add_argument("--min-frames", type=int, default=600)
+    s.add_argument("--exclude", action="append", default=[], help="a file naming paths already taken")
+    s.set_defaults(func=select)
     t = sub.add_parser("table", help="statistics and halves of traces/*.csv")
     t.add_argument("dir", nargs="?", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "traces"))

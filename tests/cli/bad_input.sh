@@ -208,6 +208,13 @@ else
   fail=$((fail + 1))
   failures+="FAIL: compare --no-synthetic ran other workloads than the folder's one trace"$'\n'
 fi
+ok $C --traces one_trace --no-synthetic --all-held-out --frames 200
+if grep -Eq '^held-out: [0-9]+ of 8 rows' out.txt && ! grep -q '^tuning' out.txt; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  failures+="FAIL: compare --all-held-out did not count the folder's trace as held out"$'\n'
+fi
 ok $C --help
 ok $C --version
 
