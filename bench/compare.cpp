@@ -453,6 +453,7 @@ void write_half(std::ostringstream& md, const char* title, const std::vector<Row
       if (!ok) ++miss_by_criterion[c];
   }
   const int total = static_cast<int>(mine.size());
+  if (total == 0) return;  // a half this run has none of (--half, --all-held-out)
   md << "\n## " << title << "\n\n" << names.size() << " workloads x " << kScales.size() << " trace scales x "
      << kDisplays.size() << " displays = " << total << " rows.\n\n";
   char line[1024];
@@ -697,7 +698,11 @@ int main(int argc, char** argv) {
         "64-bit hash of its name is odd, *tuning* when even. A trace's name is its file name "
         "(`capframex_judgment_gtx1070.csv`), a synthetic shape's is `NAME.synthetic`. Constants are chosen on the "
         "tuning half only (`--half tuning`). This run: "
-     << held_workloads << " held-out and " << main_workloads.size() - held_workloads << " tuning workloads.\n\n"
+     << held_workloads << " held-out and " << main_workloads.size() - held_workloads << " tuning workloads"
+     << (all_held_out ? " (`--all-held-out`: every trace of the folder counts as held out, whatever its hash: a fresh "
+                        "set that nobody tunes on)"
+                      : "")
+     << ".\n\n"
      << "**Criteria** per row (workload x trace scale x display), adaptive against the best of accumulator, "
         "accumulator-capped and flipcode; accumulator-capped is capped at the display's refresh on fifo and vrr "
         "(its fastest) and at 60 Hz on immediate:\n\n"
@@ -710,8 +715,8 @@ int main(int argc, char** argv) {
      << "In the tables each value is followed by its limit in brackets, and ✗ marks a miss. \"peers' p99 anim\" is "
         "the p99 |animation error| of `swappy` (Android Frame Pacing's rules) and `framepace` (bevy_framepace's "
         "limiter); the goal asks adaptive to be below both on every row where it meets its criteria. Under each "
-        "half's table, every missing row with its reasons, read from the runs' logs.\n\n"
-     << "Synthetic shapes (at scale 1):\n\n";
+        "half's table, every missing row with its reasons, read from the runs' logs.\n\n";
+  if (!no_synthetic) md << "Synthetic shapes (at scale 1):\n\n";
   for (const auto& w : main_workloads)
     if (w.description != "trace") md << "- `" << w.name << "` (" << (w.held ? "held-out" : "tuning") << "): " << w.description << "\n";
 
