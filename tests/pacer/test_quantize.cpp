@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pacer/adaptive.hpp"
+#include "pacer/stats.hpp"
 #include "pacer/simulator.hpp"
 #include "configs.hpp"
 
@@ -95,11 +96,27 @@ TEST(Quantize, ALastingOverrunWidensToTheNextWholeMultiple) {
   const SimRun run = run_costs(p, render);
   EXPECT_EQ(p.interval(), 20_ms);
   EXPECT_EQ(count(run, event_widen), 1);
+  // The new level's first long renders look like a burst of hitches, which shape the render
+  // estimates only while the newest (estimate_hitch_memory 1): one frame of the change is
+  // shown a period late, and the world then catches that lag up by at most catch_up of the
+  // interval per frame (0.12 ms), exact again once it is back on time. The price of not
+  // planning the cheap frame after a real burst for another hitch
+  // (StateMachine.TheCheapFrameAfterTwoHitchesIsNotPlannedForAThird).
+  int late = 0;
+  for (std::size_t i = 100; i < 120; ++i)
+    late += animation_error(run.records[i - 1], run.records[i]) <= -period ? 1 : 0;
+  EXPECT_EQ(late, 1);
+  const Nanos step = scale(20_ms, cfg.catch_up);
   for (std::size_t i = 120; i < run.records.size(); ++i) {
     const FrameRecord& r = run.records[i];
     const FrameRecord& q = run.records[i - 1];
     EXPECT_EQ(*r.display - *q.display, 20_ms) << i;
-    EXPECT_EQ(r.animation_time - q.animation_time, *r.display - *q.display) << i;
+    const Nanos error = animation_error(q, r);
+    EXPECT_GE(error, 0_ms) << i;
+    EXPECT_LE(error, step) << i;
+    if (i >= 200) {
+      EXPECT_EQ(error, 0_ms) << i;
+    }
   }
 }
 

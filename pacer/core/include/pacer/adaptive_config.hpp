@@ -196,7 +196,12 @@ struct AdaptiveConfig {
   /// storm, not a burst (a shader-compile storm: a third of the frames): they all count, and
   /// frames are planned for them. A lasting level moves the median and counts anyway.
   /// estimate_hitch_memory 0 (or >= render_history), or estimate_hitch_burst 0: off.
-  int estimate_hitch_memory = 2;
+  /// 1: only the newest render's hitch counts, and the estimates take the second-longest
+  /// render, so the cheap frame after two hitches in a row is not planned (and held) for a
+  /// third; the price is one late frame at the start of a lasting rise. Was 2; 1 chosen on
+  /// the tuning half and fresh set A and confirmed on fresh set B (docs/results.md, issue
+  /// 11's eighth part).
+  int estimate_hitch_memory = 1;
   double estimate_hitch_ratio = 2.0;
   int estimate_hitch_burst = 4;
 
