@@ -95,7 +95,11 @@ struct AdaptiveConfig {
   /// latency, not rate (the next frame starts at once), so plan on a longer render.
   double mixed_lead_percentile_queued = 95;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
-  double mixed_margin = 1.07;
+  /// 1: no margin, the loop runs at the rate its costs allow; more keeps a free display's
+  /// long frames on time at the cost of rate (every frame waits). Was 1.07; 1.0 chosen on
+  /// the tuning half and fresh sets A and B and confirmed on fresh set C (docs/results.md,
+  /// issue 11's ninth part).
+  double mixed_margin = 1.0;
   /// Free displays (immediate, VRR): frames start this deep render estimate ahead of their
   /// present (the second-longest of this many recent renders + present_margin), so a rare
   /// long render seen in that history still makes its planned present.
