@@ -72,7 +72,7 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   if (off_thread_) {
     // Handed to the render thread: it starts once done with the previous frame, works
     // about the render estimate, and is busy until the present it holds for.
-    const Nanos work = render_lead() - config_.present_margin;
+    const Nanos work = off_thread_lead() - config_.present_margin;
     render_free_ = std::max(std::max(now, render_free_) + work, present_at_);
   }
   if (frame_index() == 1) {
@@ -187,6 +187,7 @@ void AdaptivePolicy::update_render_estimates() {
   }
   const Nanos longest = sorted.size() >= outlier_after ? sorted[sorted.size() - 2] : sorted.back();
   lead_ = longest + config_.present_margin;
+  longest_lead_ = sorted.back() + config_.present_margin;
   const auto deep = static_cast<std::size_t>(std::max(config_.deep_history, 2));
   push_ring(deep_renders_, deep_next_, deep, sample);
   std::vector<Nanos>& deep_sorted = sorted_deep_;
@@ -440,8 +441,9 @@ Action AdaptivePolicy::display_next(Nanos now) {
     // within the waiter's error of start_next_ by design).
     // The mixed cadence and VRR judge on a typical render: a longer one is shown a vblank
     // late (mixed) or when it is ready (VRR) rather than every frame idling in a held present.
-    // A render thread starts the next frame's render once this frame is presented, not now.
-    const Nanos lead = render_lead();
+    // A render thread starts the next frame's render once this frame is presented, not now,
+    // and is planned on its longest recent render (AdaptiveConfig::render_thread_margin).
+    const Nanos lead = off_thread_ ? off_thread_lead() : render_lead();
     const Nanos from = off_thread_ ? std::max(now, render_free_) : now;
     if (!frame_.waited && from + lead > display_next_ && frame_.pushes < config_.max_pushes) {
       ++frame_.pushes;

@@ -49,6 +49,7 @@ void validate(const AdaptiveConfig& c) {
   real("mixed_margin", c.mixed_margin, c.mixed_margin >= 1.0, ">= 1");
   at_least("deep_history", c.deep_history, 1);
   nanos("present_margin", c.present_margin, false);
+  nanos("render_thread_margin", c.render_thread_margin, false);
   at_least("misses_to_widen", c.misses_to_widen, 1);
   real("shrink_percentile", c.shrink_percentile, c.shrink_percentile > 0.0 && c.shrink_percentile <= 100.0,
        "in (0, 100]");

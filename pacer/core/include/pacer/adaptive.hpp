@@ -185,6 +185,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// The render estimate the next frame is planned on: a typical render in the mixed
   /// cadence and on VRR (a longer one is shown late or when ready), else lead_.
   Nanos render_lead() const;
+  /// Renders on a render thread: the longest recent render + render_thread_margin (a late
+  /// present there is an animation error; the render thread's idle time costs nothing).
+  Nanos off_thread_lead() const { return longest_lead_ + config_.render_thread_margin; }
   Nanos grid_at_or_after(Nanos t) const;
   /// The vblank a grid-derived time (a vblank plus whole periods) stands for.
   Nanos grid_snap(Nanos t) const;
@@ -248,6 +251,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos deep_lead_{0};
   std::vector<Nanos> sorted_renders_, sorted_deep_;  ///< scratch for the estimates (kept: no allocation per frame)
   Nanos typical_lead_{0};
+  Nanos longest_lead_{0};    ///< the longest render the estimates keep + present_margin
   std::vector<Nanos> busy_ring_;
   std::size_t busy_next_ = 0;
 

@@ -106,6 +106,16 @@ struct AdaptiveConfig {
   int deep_history = 128;
   /// Added to the render estimate: the waiter's wake error and clock noise.
   Nanos present_margin{250'000};
+  /// Renders on a render thread (Pacer::set_render_off_thread): each frame's present is
+  /// planned the longest of the last render_history renders (the render thread's work:
+  /// drawing and the present call) after the render can start, plus this margin, not a
+  /// typical render after. A render thread's present that comes late is an animation error,
+  /// while its idle time costs the loop's thread nothing (the updates run on); the render
+  /// thread's work stretches whenever it shares the cores. Measured on the render-thread
+  /// benchmark (two cores, lavapipe; docs/results.md, "A render thread"): 0, 1, 1.5 and 2 ms
+  /// gave p99 animation error 3.7, 1.7, 1.2 and 1.0 ms against 1.1 ms on one thread, at 1.6,
+  /// 1.45, 1.37 and 1.28 x its frame rate.
+  Nanos render_thread_margin{2'000'000};
   /// This many frames among the last miss_window that miss their planned display are a
   /// lasting change (widen); fewer are a hitch (re-plan at the next slot, keep the interval).
   int misses_to_widen = 3;
