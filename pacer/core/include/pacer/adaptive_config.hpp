@@ -112,9 +112,10 @@ struct AdaptiveConfig {
   /// typical render after. A render thread's present that comes late is an animation error,
   /// while its idle time costs the loop's thread nothing (the updates run on); the render
   /// thread's work stretches whenever it shares the cores. Measured on the render-thread
-  /// benchmark (two cores, lavapipe; docs/results.md, "A render thread"): 0, 1, 1.5 and 2 ms
-  /// gave p99 animation error 3.7, 1.7, 1.2 and 1.0 ms against 1.1 ms on one thread, at 1.6,
-  /// 1.45, 1.37 and 1.28 x its frame rate.
+  /// benchmark (two cores, lavapipe; docs/results.md, "A render thread"): planned on a typical
+  /// render, the threaded p99 animation error was 3.7 ms at 1.6 x one thread's frame rate;
+  /// on the longest + 1, 1.5 and 2 ms it was 1.7, 1.2 and 1.0 ms (one thread: 1.1) at 1.45,
+  /// 1.38 and 1.29 x.
   Nanos render_thread_margin{2'000'000};
   /// This many frames among the last miss_window that miss their planned display are a
   /// lasting change (widen); fewer are a hitch (re-plan at the next slot, keep the interval).
