@@ -41,8 +41,6 @@ AdaptiveConfig config_for(const SimOptions& opt, Nanos initial = 10_ms) {
 
 std::vector<Nanos> costs_of(std::size_t frames, Nanos ms) { return std::vector<Nanos>(frames, ms); }
 
-Nanos anim_error(const SimRun& r, std::size_t i) { return animation_error(r.records[i - 1], r.records[i]); }
-
 /// The default config at 100 Hz with `tweak` applied, run on `load`.
 template <class Tweak>
 Traced run_tweaked(Tweak tweak, const std::vector<Nanos>& load) {
@@ -323,28 +321,40 @@ TEST(StateMachine, AbsorbMissesAtTheWidestInterval) {
 }
 
 TEST(StateMachine, TheLagOfALateFrameIsCaughtUpImperceptiblyNotDropped) {
-  // Default catch-up: a 45 ms render at 100 Hz is shown late; the world keeps the lag and
-  // catches it up by at most max(catch_up x interval, lag x interval / catch_up_within)
-  // per frame: a fraction of a millisecond, nothing dropped, all of it back.
-  AdaptivePolicy p{config_for(fifo_100()), step_5()};
+  // A 45 ms render at 100 Hz is shown late; the world keeps the lag and catches it up a
+  // fraction of a millisecond per frame: nothing dropped, all of it back. By default (no
+  // catch_up_within on a fixed-refresh display) at catch_up x interval per frame (0.06 ms);
+  // with catch_up_within set (the old default, 4 s), by at most max(catch_up x interval,
+  // lag x interval / catch_up_within): sooner, in larger steps.
   std::vector<Nanos> load(3000, 3_ms);
   load[100] = 45_ms;
-  const Traced t = run(p, fifo_100(), load);
-  const Nanos lateness = -anim_error(t.run, 100);
-  ASSERT_GT(lateness, 0_ms);
-  Nanos caught{0};
-  const AdaptiveConfig& c = p.config();
-  const Nanos most = std::max(scale(period, c.catch_up),
-                              Nanos{lateness.count() * period.count() / c.catch_up_within.count()});
-  for (std::size_t i = 101; i < t.run.records.size(); ++i) {
-    const Nanos e = anim_error(t.run, i);
-    EXPECT_GE(e, 0_ms) << i;
-    EXPECT_LE(e, most + 1_us) << i;
-    caught += e;
+  std::vector<std::size_t> frames_catching_up;
+  for (const Nanos within : {0_ms, 4000_ms}) {
+    AdaptiveConfig cfg = config_for(fifo_100());
+    cfg.catch_up_within = within;
+    AdaptivePolicy p{cfg, step_5()};
+    const Traced t = run(p, fifo_100(), load);
+    const Nanos lateness = -anim_error(t.run, 100);
+    ASSERT_GT(lateness, 0_ms);
+    Nanos caught{0};
+    std::size_t catching = 0;
+    const Nanos floor = scale(period, cfg.catch_up);
+    const Nanos most =
+        within > 0_ms ? std::max(floor, Nanos{lateness.count() * period.count() / within.count()}) : floor;
+    for (std::size_t i = 101; i < t.run.records.size(); ++i) {
+      const Nanos e = anim_error(t.run, i);
+      EXPECT_GE(e, 0_ms) << i;
+      EXPECT_LE(e, most + 1_us) << i;
+      caught += e;
+      if (e > 0_ms) ++catching;
+    }
+    EXPECT_EQ(caught, lateness);
+    for (const FrameRecord& f : t.run.records) EXPECT_EQ(f.dropped, 0_ms);
+    EXPECT_EQ(p.lag(), 0_ms);
+    frames_catching_up.push_back(catching);
   }
-  EXPECT_EQ(caught, lateness);
-  for (const FrameRecord& f : t.run.records) EXPECT_EQ(f.dropped, 0_ms);
-  EXPECT_EQ(p.lag(), 0_ms);
+  // Without the bound the lag is spread over more frames, each with a smaller error.
+  EXPECT_GT(frames_catching_up[0], frames_catching_up[1]);
 }
 
 TEST(StateMachine, RecurringLateFramesAreCaughtUpBeforeTheirLagsPileUp) {
@@ -369,8 +379,8 @@ TEST(StateMachine, RecurringLateFramesAreCaughtUpBeforeTheirLagsPileUp) {
 TEST(StateMachine, LateFramesFarApartKeepTheCatchUpWithinPace) {
   // 400 ms renders 20 s apart: each fills max_lag by itself (the rest is dropped at once), so
   // no pace keeps the pile under it; what counts is that it is gone long before the next
-  // (a tenth of max_lag left: within 20 s / ln 10, over catch_up_within). The catch-up
-  // stays at catch_up_within's pace, not the quickest (catch_up_burst).
+  // (a tenth of max_lag left: within 20 s / ln 10, about 8.7 s, once two bursts have set the
+  // pace). The catch-up stays at that pace, not the quickest (catch_up_burst).
   std::vector<Nanos> load(6500, 3_ms);
   for (std::size_t i : {100u, 2100u, 4100u}) load[i] = 400_ms;
   AdaptivePolicy p{config_for(fifo_100()), step_5()};
@@ -380,17 +390,18 @@ TEST(StateMachine, LateFramesFarApartKeepTheCatchUpWithinPace) {
   for (std::size_t i = 1; i < t.run.records.size(); ++i)
     if (t.run.records[i].dropped > 0_ms) third = i;  // the third hitch's frame drops the excess
   ASSERT_GT(third, 4000u);
-  // Per frame at most max(catch_up, max_lag / catch_up_within) x the interval, once the
-  // interval is back to one period (the hitch in the mean busy time puts the frames right
-  // after it on the mixed cadence for a while; its interval is their mean, not a period).
-  const Nanos most = std::max(scale(period, c.catch_up), Nanos{c.max_lag.count() * period.count() / c.catch_up_within.count()});
+  // Per frame at most max(catch_up, max_lag / 6 s) x the interval (the pace is slower than
+  // 6 s), once the interval is back to one period (the hitch in the mean busy time puts the
+  // frames right after it on the mixed cadence for a while; its interval is their mean).
+  const Nanos most = std::max(scale(period, c.catch_up), Nanos{c.max_lag.count() * period.count() / (6000_ms).count()});
+  ASSERT_LT(most, Nanos{c.max_lag.count() * period.count() / c.catch_up_burst.count()});
   Nanos caught{0};
   for (std::size_t i = third + 200; i < t.run.records.size(); ++i) {
     ASSERT_EQ(t.run.records[i].interval, period) << i;
     EXPECT_LE(anim_error(t.run, i), most + 1_us) << i;
     caught += anim_error(t.run, i);
   }
-  EXPECT_GT(caught, 100_ms);  // still catching up over that stretch: the bound has bitten
+  EXPECT_GT(caught, 100_ms);  // still catching up over that stretch: the pace has bitten
 }
 
 TEST(StateMachine, LagBeyondMaxLagIsDropped) {

@@ -222,6 +222,50 @@ TEST(Vrr, ConfigIsValidated) {
   c.vrr_catch_up = 1.5;
   EXPECT_THROW(validate(c), std::invalid_argument);
   c = AdaptiveConfig{};
+  c.vrr_catch_up_within = Nanos{-1};
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c = AdaptiveConfig{};
   c.level_window = c.shrink_window + 1;
   EXPECT_THROW(validate(c), std::invalid_argument);
+}
+
+TEST(Vrr, ALateFrameWithinTheToleranceIsOneErrorNotAJumpAfter) {
+  // 30 ms renders: below 48 Hz, where a frame up to one shortest refresh late is no miss (a
+  // repeat's scan-out may hold it). A 36 ms render among them is shown late within that
+  // tolerance. Its lateness is the late frame's own animation error; the frame after it
+  // continues from the time it was really shown (a catch-up step, well under a millisecond),
+  // where booking it as on time made the next frame jump by the whole lateness.
+  std::vector<Nanos> load(700, 30_ms);
+  load[600] = 36_ms;
+  AdaptivePolicy p{config_for(vrr_48_144()), step_5()};
+  const Traced t = run(p, vrr_48_144(), load);
+  ASSERT_TRUE(p.below_vrr_range());
+  const Nanos lateness = -anim_error(t.run, 600);
+  ASSERT_GT(lateness, 2_ms);
+  ASSERT_LT(lateness, p.lateness_tolerance());  // not a miss
+  for (std::size_t i = 601; i < 700; ++i) {
+    EXPECT_GE(anim_error(t.run, i), 0_ms) << i;
+    EXPECT_LT(anim_error(t.run, i), 500_us) << i;
+  }
+}
+
+TEST(Vrr, RoutineLatenessIsCaughtUpWithinVrrCatchUpWithin) {
+  // VRR bounds the catch-up by vrr_catch_up_within (4 s), where a fixed-refresh display has no
+  // bound by default (catch_up_within 0: catch_up's pace until late frames recur): lateness
+  // is routine on VRR and its lags would pile up past max_lag. Renders alternating 7 and
+  // 12 ms leave lag every other frame; without the bound more of it is dropped.
+  std::vector<Nanos> load(1500);
+  for (std::size_t i = 0; i < load.size(); ++i) load[i] = i % 2 ? 12_ms : 7_ms;
+  const auto dropped = [&load](Nanos within) {
+    AdaptiveConfig cfg = config_for(vrr_48_144());
+    cfg.vrr_catch_up_within = within;
+    AdaptivePolicy p{cfg, step_5()};
+    const Traced t = run(p, vrr_48_144(), load);
+    Nanos sum{0};
+    for (const auto& r : t.run.records) sum += r.dropped;
+    return sum;
+  };
+  EXPECT_EQ(AdaptiveConfig{}.catch_up_within, 0_ms);
+  EXPECT_GT(AdaptiveConfig{}.vrr_catch_up_within, 0_ms);
+  EXPECT_LT(dropped(AdaptiveConfig{}.vrr_catch_up_within), dropped(0_ms));
 }

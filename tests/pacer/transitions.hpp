@@ -14,6 +14,7 @@
 
 #include "pacer/adaptive.hpp"
 #include "pacer/simulator.hpp"
+#include "pacer/stats.hpp"
 
 struct Traced {
   pacer::SimRun run;  ///< with every record
@@ -53,4 +54,10 @@ inline std::vector<pacer::Nanos> step_load(std::size_t frames, pacer::Nanos a, s
   std::vector<pacer::Nanos> v(frames, a);
   for (std::size_t i = at; i < frames; ++i) v[i] = b;
   return v;
+}
+
+/// Animation error of frame i (docs/log-format.md, Metrics): how much more the world
+/// advanced than the display did.
+inline pacer::Nanos anim_error(const pacer::SimRun& r, std::size_t i) {
+  return pacer::animation_error(r.records[i - 1], r.records[i]);
 }

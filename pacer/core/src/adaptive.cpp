@@ -135,6 +135,9 @@ void AdaptivePolicy::on_observe_display(std::int64_t frame, Nanos display) {
   // on a latching display (reported times scatter around the vblank), past the lateness
   // tolerance on the others.
   const auto slot = static_cast<std::size_t>(frame) % kPlanSlots;
+  // Shown when presented (immediate, VRR): the current frame's display, whatever the
+  // tolerance, is where the next frame's world continues from (plan_next_frame).
+  if (!latched() && frame == frame_index() - 1 && planned_frame_[slot] == frame) frame_.observed_display = display;
   const Nanos tolerance = latched() ? period_ / 2 : lateness_tolerance();
   if (planned_frame_[slot] != frame || display <= planned_[slot] + tolerance) return;
   if (latched()) display = grid_snap(display);
@@ -398,6 +401,11 @@ void AdaptivePolicy::plan_next_frame() {
   Nanos shown = frame_.missed ? (latched() ? grid_at_or_after(render_end_) : render_end_) : display_cur_;
   if (frame_.observed_late != Nanos::min())
     shown = std::max(shown, latched() ? grid_snap(frame_.observed_late) : frame_.observed_late);
+  // Shown when presented (immediate, VRR): no earlier than the render's end, nor than its
+  // reported display, even when within the lateness tolerance (a present held a little
+  // long, a VRR panel's repeated frame): the next frame continues from the time this one
+  // was really shown, so the lateness is one error now, not a jump in the next frame.
+  if (!latched()) shown = std::max({shown, render_end_, frame_.observed_display});
   absorb_lag(shown);
   shown_prev_ = shown;
   const bool grid = on_grid();
@@ -484,22 +492,26 @@ void AdaptivePolicy::note_lag(Nanos shown, Nanos added) {
 }
 
 Nanos AdaptivePolicy::catch_up_time() const {
-  // Back on time within catch_up_within, or sooner when late frames recur so often that
-  // their lags would pile up past max_lag (and be dropped). Bursts adding a lag A every s
-  // (of which s - A of catching up: the late frames' own time is not) pile up to
-  // A / (1 - e^(-(s - A) / within)) under this exponential approach: kept under
-  // catch_up_pile x max_lag. A burst that fills that by itself is dropped down to max_lag
-  // anyway: what matters then is that little of it (1 - catch_up_pile) is left when the
-  // next comes.
-  const Nanos within = config_.catch_up_within;
-  if (within <= Nanos::zero() || !config_.catch_up_paced || late_add_ <= Nanos::zero() || late_spacing_ <= late_add_)
-    return within;
+  // Back on time within a bound, or sooner when late frames recur so often that their lags
+  // would pile up past max_lag (and be dropped). The bound: vrr_catch_up_within on VRR,
+  // where frames are presented when ready and lateness is routine; catch_up_within
+  // elsewhere, where a late frame is a missed display and rare (0: none, the catch_up pace).
+  // Bursts adding a lag A every s (of which s - A of catching up: the late frames' own time
+  // is not) pile up to A / (1 - e^(-(s - A) / within)) under this exponential approach:
+  // kept under catch_up_pile x max_lag. A burst that fills that by itself is dropped down
+  // to max_lag anyway: what matters then is that little of it (1 - catch_up_pile) is left
+  // when the next comes. 0: no bound (the catch_up pace alone).
+  const Nanos within = vrr() ? config_.vrr_catch_up_within : config_.catch_up_within;
+  if (!config_.catch_up_paced || late_add_ <= Nanos::zero() || late_spacing_ <= late_add_) return within;
   const double pile = config_.catch_up_pile;
   const double share = std::min(pile, static_cast<double>(late_add_.count()) /
                                           (pile * static_cast<double>(std::max(config_.max_lag, Nanos{1}).count())));
   const double keeps_under = static_cast<double>((late_spacing_ - late_add_).count()) / -std::log1p(-share);
-  if (keeps_under >= static_cast<double>(within.count())) return within;  // (also keeps the cast in range)
-  return std::min(within, std::max({config_.catch_up_burst, Nanos{static_cast<std::int64_t>(keeps_under)}, Nanos{1}}));
+  // Past the bound, or past an hour (no pace to speak of; also keeps the cast in range).
+  const double most = within > Nanos::zero() ? static_cast<double>(within.count()) : 3.6e12;
+  if (keeps_under >= most) return within;
+  const Nanos paced = std::max({config_.catch_up_burst, Nanos{static_cast<std::int64_t>(keeps_under)}, Nanos{1}});
+  return within > Nanos::zero() ? std::min(within, paced) : paced;
 }
 
 void AdaptivePolicy::absorb_lag(Nanos shown) {

@@ -78,6 +78,7 @@ void validate(const AdaptiveConfig& c) {
   at_least("max_pushes", c.max_pushes, 0);
   nanos("max_lag", c.max_lag, false);
   nanos("catch_up_within", c.catch_up_within, false);
+  nanos("vrr_catch_up_within", c.vrr_catch_up_within, false);
   nanos("catch_up_burst", c.catch_up_burst, false);
   real("catch_up_pile", c.catch_up_pile, c.catch_up_pile > 0.0 && c.catch_up_pile < 1.0, "in (0, 1)");
   real("catch_up_late", c.catch_up_late, c.catch_up_late > 0.0, "> 0");

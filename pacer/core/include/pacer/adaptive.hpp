@@ -127,6 +127,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
     bool waited = false;        ///< the loop waited for the next start
     int pushes = 0;
     Nanos observed_late = Nanos::min();  ///< this frame's display, when reported later than planned
+    Nanos observed_display = Nanos::min();  ///< this frame's display as reported (immediate, VRR)
     Nanos update_cost{0};       ///< CPU time of this frame's updates
     Nanos update_started{0};
     Nanos present_call{0};
@@ -147,8 +148,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   void absorb_lag(Nanos shown);
   /// Books lag `added` at `shown` into the bursts of late frames that pace the catch-up.
   void note_lag(Nanos shown, Nanos added);
-  /// Within how long the lag is to be back on time: catch_up_within, or sooner when late
-  /// frames recur (catch_up_paced); 0: catch_up alone.
+  /// Within how long the lag is to be back on time: vrr_catch_up_within on VRR,
+  /// catch_up_within elsewhere, or sooner when late frames recur (catch_up_paced); 0: no
+  /// bound, catch_up alone.
   Nanos catch_up_time() const;
   void update_render_estimates();
 

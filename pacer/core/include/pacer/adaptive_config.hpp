@@ -144,8 +144,15 @@ struct AdaptiveConfig {
   /// could take seconds to catch up is let go, as the stall clamp (also 0.25 s) lets a long one go.
   Nanos max_lag{250'000'000};
   /// ... and, for a larger lag, fast enough to be back on time within about this long
-  /// (lag x interval / catch_up_within per frame, an exponential approach); 0: only catch_up.
-  Nanos catch_up_within{4'000'000'000};
+  /// (lag x interval / catch_up_within per frame, an exponential approach), on displays
+  /// other than VRR (fixed refresh, immediate: vrr_catch_up_within there). 0: no such bound,
+  /// catch_up's pace alone until late frames recur (catch_up_paced below). There a late
+  /// frame is a missed display, rare, and each catch-up step is an animation error in every
+  /// frame it takes: a 50 ms lag caught up within 4 s put 0.2 ms in each of 240 frames at
+  /// 60 Hz, the p99 of the run, where catch_up alone puts 0.1 ms in each of 500. Was 4 s; 0
+  /// chosen on the tuning half and fresh sets A, B and C and confirmed on fresh set D
+  /// (docs/results.md, issue 11's tenth part).
+  Nanos catch_up_within{0};
   /// Late frames that recur would pile their lags up past max_lag at the catch_up_within
   /// pace (the excess dropped at each). With catch_up_paced the pace follows them: a late
   /// frame (one that adds catch_up_late x the interval of lag or more) more than
@@ -243,14 +250,23 @@ struct AdaptiveConfig {
   /// VRR: a frame whose render would end after its planned present is re-planned when the
   /// render estimate at this percentile of render_history says so (as the mixed cadence
   /// does with mixed_lead_percentile); a longer render is presented as soon as it is ready
-  /// (a little late) instead of every frame idling in a present held for the worst case
-  /// (tuning half: 10, 25, 35 and 50 met 139, 139, 139 and 137 rows; 85: 134; 100: 122).
-  double vrr_lead_percentile = 25;
+  /// (a little late) instead of every frame idling in a present held for the worst case.
+  /// Was 25 (tuning half: 10, 25, 35 and 50 met 139, 139, 139 and 137 rows; 85: 134; 100:
+  /// 122), chosen while a frame late within the lateness tolerance was booked as on time
+  /// (its lateness then came back as a jump in the next frame). With that fixed, 50 (the
+  /// median render) met as many rows or more on the tuning half and each of fresh sets A-C
+  /// over five seeds (25: 4266 rows in all, 50: 4286, 75: 4266, 90: 4254) and was confirmed
+  /// on fresh set D (docs/results.md, issue 11's tenth part).
+  double vrr_lead_percentile = 50;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
   /// frames after it catch up this share of the lag per frame (at least catch_up's step).
   /// Lateness is routine on VRR (frames are presented when ready): the slow catch-up of
   /// fixed refresh would let it pile up past max_lag and be dropped.
   double vrr_catch_up = 0;
+  /// VRR: the lag is back on time within about this long (catch_up_within's rule, on VRR):
+  /// frames late by a little are routine there, and their lags would pile up past max_lag
+  /// at catch_up's pace alone. 0: no bound.
+  Nanos vrr_catch_up_within{4'000'000'000};
 };
 
 /// Throws std::invalid_argument naming the field and its value for a config no policy can
