@@ -345,6 +345,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "hitch_frames") c.hitch_frames = static_cast<int>(v);
   else if (name == "pipeline_frames") c.pipeline_frames = static_cast<int>(v);
   else if (name == "shallow_after") c.shallow_after = static_cast<std::int64_t>(v);
+  else if (name == "shallow_pipeline") c.shallow_pipeline = v;
   else if (name == "shrink_window") c.shrink_window = static_cast<int>(v);
   else if (name == "present_margin_ms") c.present_margin = ms();
   else if (name == "max_lag_ms") c.max_lag = ms();

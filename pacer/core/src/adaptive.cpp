@@ -250,7 +250,11 @@ Nanos AdaptivePolicy::start_lead() const {
   // The mixed cadence on a FIFO queue runs as fast as the costs allow: always deep (a
   // blocking FIFO loop at that rate queues as deep).
   const bool deep = depth() == Depth::deep || (cadence_ == Cadence::mixed && config_.queued_presents);
-  return fixed_lead(deep ? std::max(config_.pipeline_frames, 1) : 1);
+  const int frames = std::max(config_.pipeline_frames, 1);
+  if (deep) return fixed_lead(frames);
+  // Shallow: shallow_pipeline intervals ahead (1.5: a render of up to 2.5 intervals is shown
+  // at most one vblank late), never deeper than deep.
+  return std::max(fixed_lead(1), scale(interval_, std::min(config_.shallow_pipeline, static_cast<double>(frames))));
 }
 
 Nanos AdaptivePolicy::fixed_lead(int depth) const {

@@ -79,6 +79,7 @@ void validate(const AdaptiveConfig& c) {
   nanos("max_lag", c.max_lag, false);
   nanos("catch_up_within", c.catch_up_within, false);
   nanos("vrr_catch_up_within", c.vrr_catch_up_within, false);
+  real("shallow_pipeline", c.shallow_pipeline, c.shallow_pipeline >= 1.0 && c.shallow_pipeline <= 15.0, "in [1, 15]");
   nanos("catch_up_burst", c.catch_up_burst, false);
   real("catch_up_pile", c.catch_up_pile, c.catch_up_pile > 0.0 && c.catch_up_pile < 1.0, "in (0, 1)");
   real("catch_up_late", c.catch_up_late, c.catch_up_late > 0.0, "> 0");

@@ -68,9 +68,17 @@ struct AdaptiveConfig {
   /// does; the cost is this many intervals of latency. 1: start one interval ahead.
   int pipeline_frames = 2;
   /// ... but only until this many frames in a row have rendered within one interval (none
-  /// needed the depth, none missed); then one interval ahead (a period less latency) until
-  /// the next frame that needs it. <= 0: always pipeline_frames.
+  /// needed the depth, none missed); then shallow_pipeline intervals ahead (less latency)
+  /// until the next frame that needs it. <= 0: always pipeline_frames.
   std::int64_t shallow_after = 600;
+  /// How many intervals ahead frames start while shallow (at least 1; at most
+  /// pipeline_frames, which wins when smaller). 1.5: a rare render of up to 2.5 intervals is
+  /// shown one vblank late (a gap of two intervals) where one interval ahead showed it two
+  /// late (a gap of three: a stutter by CapFrameX's rule, over 2.5 x the mean), for half an
+  /// interval of latency. Was 1; 1.5 chosen on the tuning half and fresh sets A-D (1.25,
+  /// 1.4 and 1.75 met fewer rows) and confirmed on fresh set E (docs/results.md, issue 11's
+  /// eleventh part).
+  double shallow_pipeline = 1.5;
   /// Presents queue in order, one per vblank (FIFO): a frame planned one period after the
   /// previous one is presented at once (the queue holds it). false (mailbox, where a newer
   /// present replaces a queued one): every present is held until its planned vblank.
