@@ -206,20 +206,30 @@ TEST(LateFrames, APresentThatWakesLateCostsOneError) {
   for (std::size_t i = 20; i < 100; ++i) EXPECT_EQ(anim_error(run, i), 0_ms) << i;
 }
 
+namespace {
+
+/// The default config on FIFO at 100 Hz going shallow after 100 calm frames, at
+/// `shallow` intervals ahead, run on `render`.
+SimRun run_shallow(double shallow, const std::vector<Nanos>& render) {
+  const SimOptions opt = display(PresentMode::fifo);
+  AdaptiveConfig cfg = config_for(opt);
+  cfg.shallow_after = 100;
+  cfg.shallow_pipeline = shallow;
+  AdaptivePolicy p{cfg, step_5()};
+  return run(p, opt, render);
+}
+
+}  // namespace
+
 TEST(Pipeline, StartsShallowOnceNoFrameNeedsTheDepth) {
   // shallow_after frames in a row that render within one interval: the pipeline drops to
   // shallow_pipeline intervals (1.5: half a period less latency; 1: a whole period less). A
   // frame that misses brings the depth back.
-  const SimOptions opt = display(PresentMode::fifo);
+  ASSERT_EQ(AdaptiveConfig{}.shallow_pipeline, 1.5);
   for (const double shallow : {1.5, 1.0}) {
-    AdaptiveConfig cfg = config_for(opt);
-    ASSERT_EQ(AdaptiveConfig{}.shallow_pipeline, 1.5);
-    cfg.shallow_after = 100;
-    cfg.shallow_pipeline = shallow;
-    AdaptivePolicy p{cfg, step_5()};
     std::vector<Nanos> render(450, 3_ms);
     render[300] = 16_ms;
-    const SimRun r = run(p, opt, render);
+    const SimRun r = run_shallow(shallow, render);
     auto ahead = [&](std::size_t i) { return *r.records[i].display - r.records[i].planned_start; };
     EXPECT_EQ(ahead(50), 2 * period);
     EXPECT_EQ(ahead(200), scale(period, shallow));
@@ -233,15 +243,10 @@ TEST(Pipeline, ShallowARareLongRenderIsOneVblankLateNotTwo) {
   // After a long calm the pipeline is shallow. A render of 2.3 periods is then shown one
   // vblank late at 1.5 intervals ahead (a gap of two periods) and two late at one interval
   // ahead (a gap of three: over 2.5 x the mean, a stutter by CapFrameX's rule).
-  const SimOptions opt = display(PresentMode::fifo);
-  const auto gap_at = [&](double shallow) {
-    AdaptiveConfig cfg = config_for(opt);
-    cfg.shallow_after = 100;
-    cfg.shallow_pipeline = shallow;
-    AdaptivePolicy p{cfg, step_5()};
+  const auto gap_at = [](double shallow) {
     std::vector<Nanos> render(400, 3_ms);
     render[300] = 23_ms;
-    const SimRun r = run(p, opt, render);
+    const SimRun r = run_shallow(shallow, render);
     return *r.records[300].display - *r.records[299].display;
   };
   EXPECT_EQ(gap_at(1.5), 2 * period);

@@ -39,6 +39,21 @@ double mean_gap_ms(const SimRun& r, std::size_t from, std::size_t to) {
   return to_ms(*r.records[to - 1].display - *r.records[from - 1].display) / static_cast<double>(to - from);
 }
 
+/// Simulation time dropped on VRR by renders alternating 7 and 12 ms (half the frames run
+/// 2-3 ms over the interval, each leaving that much lag), with `tweak` applied to the config.
+template <class Tweak>
+Nanos dropped_alternating(std::size_t frames, Tweak tweak) {
+  std::vector<Nanos> load(frames);
+  for (std::size_t i = 0; i < load.size(); ++i) load[i] = i % 2 ? 12_ms : 7_ms;
+  AdaptiveConfig cfg = config_for(vrr_48_144());
+  tweak(cfg);
+  AdaptivePolicy p{cfg, step_5()};
+  const Traced t = run(p, vrr_48_144(), load);
+  Nanos sum{0};
+  for (const auto& r : t.run.records) sum += r.dropped;
+  return sum;
+}
+
 }  // namespace
 
 TEST(Vrr, FitToDisplayMarksTheKindAndTheRange) {
@@ -108,16 +123,8 @@ TEST(Vrr, RoutineLatenessIsCaughtUpAtVrrCatchUp) {
   // catch-up (catch_up, tuned for rare late frames) cannot keep up and lag beyond max_lag
   // is dropped; vrr_catch_up = 0.5 catches half the lag per frame and drops nothing (at a
   // cost in animation error: the tuning half met fewer rows with it, so it is off by default).
-  std::vector<Nanos> load(900);
-  for (std::size_t i = 0; i < load.size(); ++i) load[i] = i % 2 ? 12_ms : 7_ms;
-  const auto dropped = [&load](double vrr_catch_up) {
-    AdaptiveConfig cfg = config_for(vrr_48_144());
-    cfg.vrr_catch_up = vrr_catch_up;
-    AdaptivePolicy p{cfg, step_5()};
-    const Traced t = run(p, vrr_48_144(), load);
-    Nanos sum{0};
-    for (const auto& r : t.run.records) sum += r.dropped;
-    return sum;
+  const auto dropped = [](double vrr_catch_up) {
+    return dropped_alternating(900, [vrr_catch_up](AdaptiveConfig& c) { c.vrr_catch_up = vrr_catch_up; });
   };
   EXPECT_GT(dropped(0), 0_ms);
   EXPECT_EQ(dropped(0.5), 0_ms);
@@ -254,16 +261,8 @@ TEST(Vrr, RoutineLatenessIsCaughtUpWithinVrrCatchUpWithin) {
   // bound by default (catch_up_within 0: catch_up's pace until late frames recur): lateness
   // is routine on VRR and its lags would pile up past max_lag. Renders alternating 7 and
   // 12 ms leave lag every other frame; without the bound more of it is dropped.
-  std::vector<Nanos> load(1500);
-  for (std::size_t i = 0; i < load.size(); ++i) load[i] = i % 2 ? 12_ms : 7_ms;
-  const auto dropped = [&load](Nanos within) {
-    AdaptiveConfig cfg = config_for(vrr_48_144());
-    cfg.vrr_catch_up_within = within;
-    AdaptivePolicy p{cfg, step_5()};
-    const Traced t = run(p, vrr_48_144(), load);
-    Nanos sum{0};
-    for (const auto& r : t.run.records) sum += r.dropped;
-    return sum;
+  const auto dropped = [](Nanos within) {
+    return dropped_alternating(1500, [within](AdaptiveConfig& c) { c.vrr_catch_up_within = within; });
   };
   EXPECT_EQ(AdaptiveConfig{}.catch_up_within, 0_ms);
   EXPECT_GT(AdaptiveConfig{}.vrr_catch_up_within, 0_ms);
