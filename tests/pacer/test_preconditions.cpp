@@ -84,6 +84,8 @@ TEST(Preconditions, AdaptiveFieldsAreNamedWithTheirValues) {
       {[](AdaptiveConfig& c) { c.deep_history = 0; }, "AdaptiveConfig::deep_history must be >= 1, got 0"},
       {[](AdaptiveConfig& c) { c.pipeline_frames = 0; }, "AdaptiveConfig::pipeline_frames must be >= 1, got 0"},
       {[](AdaptiveConfig& c) { c.shallow_pipeline = 0.5; }, "AdaptiveConfig::shallow_pipeline must be in [1, 15], got 0.5"},
+      {[](AdaptiveConfig& c) { c.mixed_lead_deep_percentile = 101; },
+       "AdaptiveConfig::mixed_lead_deep_percentile must be in [0, 100], got 101"},
       {[](AdaptiveConfig& c) { c.misses_to_widen = 0; }, "AdaptiveConfig::misses_to_widen must be >= 1, got 0"},
       {[](AdaptiveConfig& c) { c.shrink_percentile = 0; },
        "AdaptiveConfig::shrink_percentile must be in (0, 100], got 0"},

@@ -105,6 +105,26 @@ TEST(StateMachine, EvenCadenceOptionWidensToWholePeriodsInstead) {
   EXPECT_EQ(p.interval(), 20_ms);
 }
 
+TEST(StateMachine, TheMixedCadencePlansOnARenderCommonInTheDeepHistory) {
+  // 13 ms renders at 100 Hz (the mixed cadence) with a 17 ms one every 30 frames: about one
+  // in the last 32 renders (over their p95, the short history's plan) but four or more in the
+  // last 128 (their p97, mixed_lead_deep_percentile). Planned on both, the long renders make
+  // their vblank; planned on the short history alone, some are shown a period late.
+  std::vector<Nanos> load(1500, 13_ms);
+  for (std::size_t i = 0; i < load.size(); i += 30) load[i] = 17_ms;
+  const auto late_long_frames = [&load](double deep_percentile) {
+    const Traced t = run_tweaked([deep_percentile](AdaptiveConfig& c) { c.mixed_lead_deep_percentile = deep_percentile; }, load);
+    EXPECT_EQ(t.cadences.back(), AdaptivePolicy::Cadence::mixed);
+    int late = 0;
+    for (std::size_t i = 300; i < load.size(); ++i)
+      if (load[i] == 17_ms && anim_error(t.run, i) < 0_ms) ++late;
+    return late;
+  };
+  EXPECT_EQ(AdaptiveConfig{}.mixed_lead_deep_percentile, 97);
+  EXPECT_EQ(late_long_frames(97), 0);
+  EXPECT_GT(late_long_frames(0), 5);
+}
+
 TEST(StateMachine, FollowMeanThenLeaveMixedWhenTheLoadDrops) {
   // 12 ms, then 16 ms (the mixed interval follows the mean up), then 3 ms: whole periods
   // cost nothing again, so the cadence is even and one period.

@@ -207,6 +207,18 @@ void AdaptivePolicy::update_render_estimates() {
   const auto typical =
       static_cast<std::size_t>(std::max(1.0, std::ceil(pct / 100.0 * static_cast<double>(sorted.size())))) - 1;
   typical_lead_ = sorted[std::min(typical, sorted.size() - 1)] + config_.present_margin;
+  // The mixed cadence on a FIFO queue: no shorter than mixed_lead_deep_percentile of the deep
+  // history, so a render that is common over the last deep_history frames but over the
+  // short history's percentile still makes its vblank (each miss is a period of animation
+  // error), without the short history's longest render, whose comings and goings move the
+  // plan by whole periods (a gap: a stutter).
+  if (config_.mixed_lead_deep_percentile > 0 && cadence_ == Cadence::mixed && latched() && config_.queued_presents) {
+    const auto rank = static_cast<std::size_t>(
+        std::max(1.0, std::ceil(config_.mixed_lead_deep_percentile / 100.0 * static_cast<double>(deep_sorted.size()))));
+    const auto at = deep_sorted.begin() + static_cast<std::ptrdiff_t>(std::min(rank, deep_sorted.size()) - 1);
+    std::nth_element(deep_sorted.begin(), at, deep_sorted.end());
+    typical_lead_ = std::max(typical_lead_, *at + config_.present_margin);
+  }
 }
 
 Nanos AdaptivePolicy::render_lead() const {

@@ -102,6 +102,15 @@ struct AdaptiveConfig {
   /// ... on a display whose presents queue (FIFO): there a later planned vblank costs
   /// latency, not rate (the next frame starts at once), so plan on a longer render.
   double mixed_lead_percentile_queued = 95;
+  /// ... and no shorter than this percentile of the last deep_history (128) renders (the
+  /// 4th-longest at 97): a render common over the last two seconds but over the short
+  /// history's p95 then makes its vblank, where it was shown a vblank late (a period of
+  /// animation error; at 30 fps caps on 144 Hz just over 1% of the frames, so the p99 was a
+  /// whole period). The short history's longest render (its p97 and over) did that too, but
+  /// moved the plan by whole periods as a hitch came into or left those 32 renders (a gap:
+  /// a stutter). 0: off. 97 chosen on the tuning half and fresh sets A-D (96 and 98 met
+  /// fewer rows in all) and confirmed on fresh set F (docs/results.md, issue 11's twelfth part).
+  double mixed_lead_deep_percentile = 97;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   /// 1: no margin, the loop runs at the rate its costs allow; more keeps a free display's
   /// long frames on time at the cost of rate (every frame waits). Was 1.07; 1.0 chosen on
