@@ -8,6 +8,7 @@
 
 namespace pacer {
 
+using detail::percentile_index;
 using detail::push_ring;
 using detail::second_largest;
 
@@ -204,18 +205,15 @@ void AdaptivePolicy::update_render_estimates() {
   const double pct = cadence_ == Cadence::free                       ? config_.vrr_lead_percentile
                      : latched() && config_.queued_presents ? config_.mixed_lead_percentile_queued
                                                           : config_.mixed_lead_percentile;
-  const auto typical =
-      static_cast<std::size_t>(std::max(1.0, std::ceil(pct / 100.0 * static_cast<double>(sorted.size())))) - 1;
-  typical_lead_ = sorted[std::min(typical, sorted.size() - 1)] + config_.present_margin;
+  typical_lead_ = sorted[percentile_index(pct, sorted.size())] + config_.present_margin;
   // The mixed cadence on a FIFO queue: no shorter than mixed_lead_deep_percentile of the deep
   // history, so a render that is common over the last deep_history frames but over the
   // short history's percentile still makes its vblank (each miss is a period of animation
   // error), without the short history's longest render, whose comings and goings move the
   // plan by whole periods (a gap: a stutter).
   if (config_.mixed_lead_deep_percentile > 0 && cadence_ == Cadence::mixed && latched() && config_.queued_presents) {
-    const auto rank = static_cast<std::size_t>(
-        std::max(1.0, std::ceil(config_.mixed_lead_deep_percentile / 100.0 * static_cast<double>(deep_sorted.size()))));
-    const auto at = deep_sorted.begin() + static_cast<std::ptrdiff_t>(std::min(rank, deep_sorted.size()) - 1);
+    const auto at = deep_sorted.begin() + static_cast<std::ptrdiff_t>(
+                                              percentile_index(config_.mixed_lead_deep_percentile, deep_sorted.size()));
     std::nth_element(deep_sorted.begin(), at, deep_sorted.end());
     typical_lead_ = std::max(typical_lead_, *at + config_.present_margin);
   }
@@ -279,9 +277,7 @@ Nanos AdaptivePolicy::percentile_busy(double pct) const {
   std::vector<Nanos> sorted = busy_ring_;
   if (sorted.empty()) return Nanos::zero();
   std::sort(sorted.begin(), sorted.end());
-  const double rank = std::ceil(pct / 100.0 * static_cast<double>(sorted.size()));
-  const auto i = static_cast<std::size_t>(std::clamp(rank, 1.0, static_cast<double>(sorted.size()))) - 1;
-  return sorted[i];
+  return sorted[percentile_index(pct, sorted.size())];
 }
 
 Nanos AdaptivePolicy::mean_busy() const {

@@ -1,6 +1,8 @@
 // Small helpers for the rings of recent values the adaptive policies keep (internal).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -31,6 +33,13 @@ inline Nanos second_largest(const std::vector<Nanos>& values, std::size_t min_co
     }
   }
   return values.size() >= min_count ? second : worst;
+}
+
+/// The index of the pct-th percentile (nearest rank, clamped to [1, n]) among n > 0 sorted
+/// values.
+inline std::size_t percentile_index(double pct, std::size_t n) {
+  const double rank = std::ceil(pct / 100.0 * static_cast<double>(n));
+  return static_cast<std::size_t>(std::clamp(rank, 1.0, static_cast<double>(n))) - 1;
 }
 
 }  // namespace pacer::detail
