@@ -147,7 +147,7 @@ void AdaptivePolicy::on_observe_display(std::int64_t frame, Nanos display) {
   frame_.missed = true;
   // The current frame itself (a present that woke late, a queue): its real display time
   // sets the lag the next frame continues from.
-  if (frame == frame_index() - 1) frame_.observed_late = display;
+  if (frame == frame_index() - 1) frame_.observed_display = display;
 }
 
 void AdaptivePolicy::follow_grid() {
@@ -411,13 +411,13 @@ void AdaptivePolicy::plan_next_frame() {
   // Latching: shown at a vblank (the one after the render when it missed). Otherwise
   // when presented.
   Nanos shown = frame_.missed ? (latched() ? grid_at_or_after(render_end_) : render_end_) : display_cur_;
-  if (frame_.observed_late != Nanos::min())
-    shown = std::max(shown, latched() ? grid_snap(frame_.observed_late) : frame_.observed_late);
+  if (frame_.observed_display != Nanos::min())
+    shown = std::max(shown, latched() ? grid_snap(frame_.observed_display) : frame_.observed_display);
   // Shown when presented (immediate, VRR): no earlier than the render's end, nor than its
   // reported display, even when within the lateness tolerance (a present held a little
   // long, a VRR panel's repeated frame): the next frame continues from the time this one
   // was really shown, so the lateness is one error now, not a jump in the next frame.
-  if (!latched()) shown = std::max({shown, render_end_, frame_.observed_display});
+  if (!latched()) shown = std::max(shown, render_end_);
   absorb_lag(shown);
   shown_prev_ = shown;
   const bool grid = on_grid();

@@ -126,8 +126,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
     bool pushed = false;        ///< the next frame's display was pushed a slot later
     bool waited = false;        ///< the loop waited for the next start
     int pushes = 0;
-    Nanos observed_late = Nanos::min();  ///< this frame's display, when reported later than planned
-    Nanos observed_display = Nanos::min();  ///< this frame's display as reported (immediate, VRR)
+    /// This frame's display as reported: always where a frame is shown when presented
+    /// (immediate, VRR), only when later than planned on a latching display.
+    Nanos observed_display = Nanos::min();
     Nanos update_cost{0};       ///< CPU time of this frame's updates
     Nanos update_started{0};
     Nanos present_call{0};
