@@ -27,10 +27,10 @@ namespace {
 
 constexpr std::int64_t frames = 400;
 
-/// Render costs with spikes of several periods, updates of varying cost.
-pacer::SimCosts workload() {
+/// Render costs `render` (by default with spikes of several periods), updates of varying cost.
+pacer::SimCosts workload(const std::string& render = "seq:150*walk:6,2,seed=3;spike:3,45/37") {
   const pacer::TraceOpener none = [](const std::string&) { return std::unique_ptr<std::istream>{}; };
-  pacer::LoadSet load{pacer::LoadProfile::parse("seq:150*walk:6,2,seed=3;spike:3,45/37", none),
+  pacer::LoadSet load{pacer::LoadProfile::parse(render, none),
                       pacer::LoadProfile::parse("walk:0.8,0.3,seed=5", none), {}};
   return pacer::sim_costs(load);
 }
@@ -120,7 +120,7 @@ TEST_P(Equivalence, TheEngineLoopWritesTheSimulatorsLogByteForByte) {
   options.seed = 11;
   pacer::PolicyConfig cfg;
   pacer::fit_to_display(cfg, options.display);
-  const pacer::SimRun sim = expect_same_log(policy, cfg, options, workload, frames);
+  const pacer::SimRun sim = expect_same_log(policy, cfg, options, [] { return workload(); }, frames);
   if (HasFailure()) return;
 
   // The workload really exercised what it is meant to: held presents, late frames.
@@ -166,12 +166,7 @@ TEST(EquivalenceShallow, TheShallowPipelineStartsAlikeInBoth) {
   pacer::PolicyConfig cfg;
   pacer::fit_to_display(cfg, options.display);
   cfg.adaptive.shallow_after = 50;
-  const auto costs = [] {
-    const pacer::TraceOpener none = [](const std::string&) { return std::unique_ptr<std::istream>{}; };
-    pacer::LoadSet load{pacer::LoadProfile::parse("seq:150*walk:6,1,seed=3;spike:3,25/37", none),
-                        pacer::LoadProfile::parse("walk:0.8,0.3,seed=5", none), {}};
-    return pacer::sim_costs(load);
-  };
+  const auto costs = [] { return workload("seq:150*walk:6,1,seed=3;spike:3,25/37"); };
   const pacer::SimRun sim = expect_same_log("adaptive", cfg, options, costs, frames);
   const Nanos period = options.display.period;
   std::int64_t shallow = 0;
