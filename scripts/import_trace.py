@@ -14,6 +14,8 @@ SOURCE is a capture in one of the formats met so far:
     application given with --app.
   * CapFrameX JSON (Runs[*].CaptureData.MsBetweenPresents; a UTF-8 BOM is fine).
     Runs are concatenated in order.
+  * A benchmark tool's own per-frame log with the header `frame, fps, time` (Metro
+    Exodus's built-in benchmark, res_csv.csv): frame_ms = 1000 / fps.
 SOURCE "-" reads standard input (use it with `git show COMMIT:PATH`).
 
 frame_ms is MsBetweenPresents (present-to-present, milliseconds). busy_ms is the
@@ -126,7 +128,7 @@ def rows_from_csv(text, app, want_busy):
             header = names
             break
     if header is None:
-        raise SystemExit("no MsBetweenPresents-like column found")
+        return rows_from_fps_log(lines)
     fcol = next(header.index(c) for c in FRAME_COLUMNS if c in header)
     bcol = None
     if want_busy:
@@ -157,6 +159,25 @@ def rows_from_csv(text, app, want_busy):
         out.append((r[fcol], b))
     has_busy = bcol is not None and any(parse_ms(b) is not None for _, b in out)
     return out, has_busy, "CSV"
+
+
+def rows_from_fps_log(lines):
+    """A benchmark tool's own per-frame log, header `frame, fps, time` (Metro Exodus's
+    benchmark, res_csv.csv): each row's fps is 1 / the frame's time, so frame_ms = 1000 / fps."""
+    reader = csv.reader(io.StringIO("\n".join(lines)))
+    header = [c.strip().lower() for c in next(reader, [])]
+    if "fps" not in header or "frame" not in header:
+        raise SystemExit("no MsBetweenPresents-like column found (nor a frame, fps log)")
+    col = header.index("fps")
+    out = []
+    for r in reader:
+        try:
+            fps = float(r[col])
+        except (IndexError, ValueError):
+            out.append((None, None))
+            continue
+        out.append((repr(1000.0 / fps) if fps > 0 else None, None))
+    return out, False, "frame, fps log"
 
 
 def usable_frames(text, app=None, want_busy=True, skip=0, max_frames=12000):
