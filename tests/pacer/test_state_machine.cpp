@@ -94,6 +94,35 @@ TEST(StateMachine, EnterMixedWhenWholePeriodsLoseTooMuchOfTheRate) {
   EXPECT_GT(one, 50) << "faster than whole periods' 50 fps";
 }
 
+TEST(StateMachine, AFreeDisplaysEvenIntervalFiveToTenPercentOverTheMeanGoesMixed) {
+  // Immediate (a free display): the first frame, 16.7 ms of render, widens the interval to
+  // 1.2 x its cost, about 20.6 ms, and the p95 busy time x 1.2 (about 22.4 ms) never lets it
+  // shrink: 9% over the mean busy time (about 18.7 ms), a steady loss of rate just inside
+  // the old 10% mixed_cadence_loss. At 5% the mixed cadence takes over at the mean.
+  SimOptions opt;
+  opt.display = *parse_display("immediate");
+  PolicyConfig base;
+  fit_to_display(base, opt.display);
+  const std::vector<Nanos> load(900, Nanos{16'670'000});
+  const auto mean_gap = [&](double loss, AdaptivePolicy::Cadence& cadence) {
+    AdaptiveConfig cfg = base.adaptive;
+    cfg.mixed_cadence_loss = loss;
+    AdaptivePolicy p{cfg, step_5()};
+    const Traced t = run(p, opt, load);
+    cadence = p.cadence();
+    const std::size_t from = 300, to = t.run.records.size() - 1;
+    return (*t.run.records[to].display - *t.run.records[from].display) / static_cast<std::int64_t>(to - from);
+  };
+  EXPECT_EQ(AdaptiveConfig{}.mixed_cadence_loss, 0.05);
+  AdaptivePolicy::Cadence now{}, before{};
+  const Nanos mixed = mean_gap(0.05, now);
+  const Nanos even = mean_gap(0.1, before);
+  EXPECT_EQ(now, AdaptivePolicy::Cadence::mixed);
+  EXPECT_EQ(before, AdaptivePolicy::Cadence::even);
+  EXPECT_GT(even, Nanos{20'000'000}) << "the old rule kept the seed's widened interval";
+  EXPECT_LT(mixed, Nanos{19'200'000}) << "the mixed cadence runs at about the mean busy time";
+}
+
 TEST(StateMachine, EvenCadenceOptionWidensToWholePeriodsInstead) {
   AdaptiveConfig cfg = config_for(fifo_100());
   cfg.mixed_cadence_loss = 0;  // --even-cadence
