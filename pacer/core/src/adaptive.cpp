@@ -205,7 +205,20 @@ void AdaptivePolicy::update_render_estimates() {
   const double pct = cadence_ == Cadence::free                       ? config_.vrr_lead_percentile
                      : latched() && config_.queued_presents ? config_.mixed_lead_percentile_queued
                                                           : config_.mixed_lead_percentile;
-  typical_lead_ = sorted[percentile_index(pct, sorted.size())] + config_.present_margin;
+  std::size_t lead_at = percentile_index(pct, sorted.size());
+  if (cadence_ == Cadence::free && config_.vrr_hold_budget > 0 && !below_vrr_range() && !busy_ring_.empty()) {
+    // Higher while the renders' mean shortfall from the plan (the loop's idle time in held
+    // presents) stays within the budget: sorted is ascending, so the shortfall grows with k.
+    const double budget = config_.vrr_hold_budget * static_cast<double>(mean_busy().count()) *
+                          static_cast<double>(sorted.size());
+    double below = 0;  // sum of sorted[k] - sorted[j] over j < k
+    for (std::size_t k = 1; k < sorted.size(); ++k) {
+      below += static_cast<double>((sorted[k] - sorted[k - 1]).count()) * static_cast<double>(k);
+      if (below > budget) break;
+      lead_at = std::max(lead_at, k);
+    }
+  }
+  typical_lead_ = sorted[lead_at] + config_.present_margin;
   // The mixed cadence on a FIFO queue: no shorter than mixed_lead_deep_percentile of the deep
   // history, so a render that is common over the last deep_history frames but over the
   // short history's percentile still makes its vblank (each miss is a period of animation

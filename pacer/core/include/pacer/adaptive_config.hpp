@@ -281,6 +281,16 @@ struct AdaptiveConfig {
   /// over five seeds (25: 4266 rows in all, 50: 4286, 75: 4266, 90: 4254) and was confirmed
   /// on fresh set D (docs/results.md, issue 11's tenth part).
   double vrr_lead_percentile = 50;
+  /// VRR within the panel's range: ... and higher, up to the longest recent render, while
+  /// planning on it would idle the loop no more than this share of the mean busy time on
+  /// average (the mean over render_history of how much shorter each render was than the
+  /// plan, the time its present is held): costs that vary little are planned on their
+  /// longest (a render over the plan is shown late by the excess, an animation error), widely
+  /// varying ones stay on vrr_lead_percentile (there every frame would idle). Below the range
+  /// (interval > vrr_max_period) it is off: captures there lost about 10% of their rate with
+  /// it (Control 4K x1.0 on fresh set A: 42.8 -> 38.8 fps, 3.7 ms of waiting per 22 ms frame
+  /// where the budget counted 1.1). 0: off, vrr_lead_percentile alone.
+  double vrr_hold_budget = 0;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
   /// frames after it catch up this share of the lag per frame (at least catch_up's step).
   /// Lateness is routine on VRR (frames are presented when ready): the slow catch-up of
@@ -297,7 +307,8 @@ struct AdaptiveConfig {
 /// shrink_fraction outside (0, 1], windows and histories < 1, shrink_percentile outside
 /// (0, 100], max_backoff outside [0, 20], misses_to_widen above miss_window, miss_window
 /// outside [1, 32], pipeline_frames above 15, shallow_pipeline outside [1, 15], non-finite
-/// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1. The
+/// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1,
+/// vrr_hold_budget outside [0, 1). The
 /// initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
