@@ -138,6 +138,7 @@ TEST(Vrr, LowVarianceCostsArePlannedOnTheLongestWithinTheHoldBudget) {
     std::sort(e.begin(), e.end());
     return e[e.size() * 99 / 100];
   };
+  EXPECT_EQ(AdaptiveConfig{}.vrr_hold_budget, 0.05);
   const Traced median = go(0), budget = go(0.05);
   EXPECT_GE(p99_error(median), Nanos{150'000});
   EXPECT_LT(p99_error(budget), Nanos{10'000});
@@ -161,7 +162,7 @@ TEST(Vrr, WidelyVaryingCostsKeepTheMedianPlanUnderTheHoldBudget) {
 
 TEST(Vrr, BelowTheRangeTheHoldBudgetIsOff) {
   // Renders cycling 30.0 to 32.25 ms, below 48 Hz: there holds cost more rate than the
-  // budget counts (captures below the range lost 10% of their rate with it), so the budget
+  // budget counts (captures below the range lost about 9% of their rate with it), so the budget
   // is off and the plan stays the median's, frame for frame (without the range test it is
   // not: the frames are planned on the longest render).
   std::vector<Nanos> load(600);
