@@ -209,7 +209,12 @@ void AdaptivePolicy::update_render_estimates() {
   if (cadence_ == Cadence::free && config_.vrr_hold_budget > 0 && !below_vrr_range() && !busy_ring_.empty()) {
     // Higher while the renders' mean shortfall from the plan (the loop's idle time in held
     // presents) stays within the budget: sorted is ascending, so the shortfall grows with k.
-    const double budget = config_.vrr_hold_budget * static_cast<double>(mean_busy().count()) *
+    // The budget: its share of the mean busy time, plus the time the loop idles anyway where
+    // the interval is longer than that (at the panel's fastest rate, say): holding presents
+    // within it costs little rate.
+    const Nanos busy = mean_busy();
+    const double budget = (config_.vrr_hold_budget * static_cast<double>(busy.count()) +
+                           static_cast<double>(std::max(interval_ - busy, Nanos::zero()).count())) *
                           static_cast<double>(sorted.size());
     double below = 0;  // sum of sorted[k] - sorted[j] over j < k
     for (std::size_t k = 1; k < sorted.size(); ++k) {

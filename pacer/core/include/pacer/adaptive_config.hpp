@@ -284,7 +284,8 @@ struct AdaptiveConfig {
   /// VRR within the panel's range: ... and higher, up to the longest recent render, while
   /// planning on it would idle the loop no more than this share of the mean busy time on
   /// average (the mean over render_history of how much shorter each render was than the
-  /// plan, the time its present is held): costs that vary little are planned on their
+  /// plan, the time its present is held), plus the time the loop idles anyway where the
+  /// interval exceeds the mean busy time (at the panel's fastest rate): costs that vary little are planned on their
   /// longest (a render over the plan is shown late by the excess, an animation error), widely
   /// varying ones stay on vrr_lead_percentile (there every frame would idle). Below the range
   /// (interval > vrr_max_period) it is off: captures there lost about 9% of their rate with
