@@ -285,16 +285,17 @@ struct AdaptiveConfig {
   /// planning on it would idle the loop no more than this share of the mean busy time on
   /// average (the mean over render_history of how much shorter each render was than the
   /// plan, the time its present is held), plus the time the loop idles anyway where the
-  /// interval exceeds the mean busy time (at the panel's fastest rate): costs that vary little are planned on their
-  /// longest (a render over the plan is shown late by the excess, an animation error), widely
-  /// varying ones stay on vrr_lead_percentile (there every frame would idle). Below the range
-  /// (interval > vrr_max_period) it is off: captures there lost about 9% of their rate with
-  /// it (Control 4K x1.0 on fresh set A: 42.8 -> 38.8 fps, 3.7 ms of waiting per 22 ms frame
-  /// where the budget counted 1.1; why holds cost more there is not pinned down). 0: off,
-  /// vrr_lead_percentile alone. 0.05 (half the 10% of rate the criteria allow, as
-  /// mixed_cadence_loss) chosen on the tuning half and fresh sets A-G (0.065 and 0.08 met a
-  /// few more rows, 0.1 and 0.12 far fewer) and confirmed on fresh set H (docs/results.md,
-  /// issue 11's fourteenth part).
+  /// interval exceeds the mean busy time (at the panel's fastest rate, say): costs that vary
+  /// little are planned on their longest render (a render over the plan is shown late by the
+  /// excess, an animation error), widely varying ones stay on vrr_lead_percentile (there
+  /// every frame would idle). Below the range (interval > vrr_max_period) it is off: captures
+  /// there lost about 9% of their rate with it (Control 4K x1.0 on fresh set A: 42.8 -> 38.8
+  /// fps, 3.7 ms of waiting per 22 ms frame where the budget counted 1.1; why holds cost more
+  /// there is not pinned down). 0: off, vrr_lead_percentile alone. 0.05 (half the 10% of rate
+  /// the criteria allow, as mixed_cadence_loss) chosen on the tuning half and fresh sets A-G
+  /// (0.065 and 0.08 met a few more rows, 0.1 and 0.12 far fewer) and confirmed on fresh set
+  /// H; the idle time counted since, chosen on the tuning half and sets A-H and confirmed,
+  /// narrowly, on set I (docs/results.md, issue 11's fourteenth and fifteenth parts).
   double vrr_hold_budget = 0.05;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
   /// frames after it catch up this share of the lag per frame (at least catch_up's step).
