@@ -54,6 +54,17 @@ Nanos dropped_alternating(std::size_t frames, Tweak tweak) {
   return sum;
 }
 
+/// `load` on VRR 48-144 with vrr_hold_budget = `budget`; `below`, when given, says whether
+/// the interval ended below the panel's range.
+Traced run_hold_budget(const std::vector<Nanos>& load, double budget, bool* below = nullptr) {
+  AdaptiveConfig cfg = config_for(vrr_48_144());
+  cfg.vrr_hold_budget = budget;
+  AdaptivePolicy p{cfg, step_5()};
+  Traced t = run(p, vrr_48_144(), load);
+  if (below != nullptr) *below = p.below_vrr_range();
+  return t;
+}
+
 }  // namespace
 
 TEST(Vrr, FitToDisplayMarksTheKindAndTheRange) {
@@ -126,12 +137,6 @@ TEST(Vrr, LowVarianceCostsArePlannedOnTheLongestWithinTheHoldBudget) {
   // frame every 9.47 ms on the median, 9.84 ms on the longest; p99 error 0.15 ms and 0).
   std::vector<Nanos> load(900);
   for (std::size_t i = 0; i < load.size(); ++i) load[i] = 8_ms + (i % 4) * Nanos{200'000};
-  const auto go = [&load](double budget) {
-    AdaptiveConfig cfg = config_for(vrr_48_144());
-    cfg.vrr_hold_budget = budget;
-    AdaptivePolicy p{cfg, step_5()};
-    return run(p, vrr_48_144(), load);
-  };
   const auto p99_error = [](const Traced& t) {
     std::vector<Nanos> e;
     for (std::size_t i = 300; i < t.run.records.size(); ++i) e.push_back(abs(anim_error(t.run, i)));
@@ -139,7 +144,7 @@ TEST(Vrr, LowVarianceCostsArePlannedOnTheLongestWithinTheHoldBudget) {
     return e[e.size() * 99 / 100];
   };
   EXPECT_EQ(AdaptiveConfig{}.vrr_hold_budget, 0.05);
-  const Traced median = go(0), budget = go(0.05);
+  const Traced median = run_hold_budget(load, 0), budget = run_hold_budget(load, 0.05);
   EXPECT_GE(p99_error(median), Nanos{150'000});
   EXPECT_LT(p99_error(budget), Nanos{10'000});
   EXPECT_LT(mean_gap_ms(budget.run, 300, 900), mean_gap_ms(median.run, 300, 900) * 1.05);
@@ -151,12 +156,7 @@ TEST(Vrr, WidelyVaryingCostsKeepTheMedianPlanUnderTheHoldBudget) {
   // the rate is the same with the budget as without.
   std::vector<Nanos> load(900);
   for (std::size_t i = 0; i < load.size(); ++i) load[i] = i % 2 ? 12_ms : 7_ms;
-  const auto gap = [&load](double budget) {
-    AdaptiveConfig cfg = config_for(vrr_48_144());
-    cfg.vrr_hold_budget = budget;
-    AdaptivePolicy p{cfg, step_5()};
-    return mean_gap_ms(run(p, vrr_48_144(), load).run, 300, 900);
-  };
+  const auto gap = [&load](double budget) { return mean_gap_ms(run_hold_budget(load, budget).run, 300, 900); };
   EXPECT_NEAR(gap(0.05), gap(0), 0.05);
 }
 
@@ -179,17 +179,15 @@ TEST(Vrr, AtThePanelsTopRateTheIdleTimeIsInTheHoldBudget) {
 
 TEST(Vrr, BelowTheRangeTheHoldBudgetIsOff) {
   // Renders cycling 30.0 to 32.25 ms, below 48 Hz: there holds cost more rate than the
-  // budget counts (captures below the range lost about 9% of their rate with it), so the budget
-  // is off and the plan stays the median's, frame for frame (without the range test it is
-  // not: the frames are planned on the longest render).
+  // budget counts (captures below the range lost about 9% of their rate with it), so the
+  // budget is off and the plan stays the median's, frame for frame (without the range test
+  // it is not: the frames are planned on the longest render).
   std::vector<Nanos> load(600);
   for (std::size_t i = 0; i < load.size(); ++i) load[i] = 30_ms + (i % 4) * Nanos{750'000};
   const auto displays = [&load](double budget) {
-    AdaptiveConfig cfg = config_for(vrr_48_144());
-    cfg.vrr_hold_budget = budget;
-    AdaptivePolicy p{cfg, step_5()};
-    const Traced t = run(p, vrr_48_144(), load);
-    EXPECT_TRUE(p.below_vrr_range());
+    bool below = false;
+    const Traced t = run_hold_budget(load, budget, &below);
+    EXPECT_TRUE(below);
     std::vector<Nanos> d;
     for (const auto& r : t.run.records) d.push_back(*r.display);
     return d;
