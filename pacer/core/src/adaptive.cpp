@@ -715,11 +715,8 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) 
   const Nanos cheapest_miss = *std::min_element(missed_busy_.begin(), missed_busy_.end());
   const Nanos lasting = lasting_misses ? cheapest_miss : std::min(cheapest_miss, recent_busy_mean(overload_window));
   // One period more on a grid; on a free display at least the lateness tolerance (no
-  // widening by nanoseconds), without the shortest refresh VRR's tolerance adds below the
-  // panel's range (a present waiting for a repeated frame is no miss, but a widen by a whole
-  // refresh made the interval flap between the cost and that much more).
-  const Nanos step_up =
-      period_ > Nanos::zero() ? interval_ + period_ : interval_ + config_.late_tolerance + wake_tolerance_;
+  // widening by nanoseconds).
+  const Nanos step_up = period_ > Nanos::zero() ? interval_ + period_ : interval_ + lateness_tolerance();
   const Nanos wider = quantize_up(std::max(step_up, scale(lasting, widen_margin())));
   const Nanos free = free_interval(std::max(lasting, recent_busy_mean(overload_window)));
   if (wider > interval_ && cadence_ != Cadence::free && prefer_mixed(wider, free))
