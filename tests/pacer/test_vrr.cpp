@@ -34,11 +34,6 @@ AdaptiveConfig config_for(const SimOptions& opt) {
   return cfg.adaptive;
 }
 
-/// Mean display gap over records [from, to).
-double mean_gap_ms(const SimRun& r, std::size_t from, std::size_t to) {
-  return to_ms(*r.records[to - 1].display - *r.records[from - 1].display) / static_cast<double>(to - from);
-}
-
 /// Simulation time dropped on VRR by renders alternating 7 and 12 ms (half the frames run
 /// 2-3 ms over the interval, each leaving that much lag), with `tweak` applied to the config.
 template <class Tweak>

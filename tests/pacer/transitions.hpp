@@ -61,3 +61,8 @@ inline std::vector<pacer::Nanos> step_load(std::size_t frames, pacer::Nanos a, s
 inline pacer::Nanos anim_error(const pacer::SimRun& r, std::size_t i) {
   return pacer::animation_error(r.records[i - 1], r.records[i]);
 }
+
+/// Mean display gap in ms over records [from, to): the gaps from record from - 1 to to - 1.
+inline double mean_gap_ms(const pacer::SimRun& r, std::size_t from, std::size_t to) {
+  return pacer::to_ms(*r.records[to - 1].display - *r.records[from - 1].display) / static_cast<double>(to - from);
+}
