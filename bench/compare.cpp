@@ -368,6 +368,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_catch_up") c.vrr_catch_up = v;
   else if (name == "vrr_lead_percentile") c.vrr_lead_percentile = v;
   else if (name == "vrr_hold_budget") c.vrr_hold_budget = v;
+  else if (name == "mixed_hold_budget") c.mixed_hold_budget = v;
   else return false;
   return true;
 }

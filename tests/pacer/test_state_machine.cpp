@@ -12,6 +12,7 @@
 #include "pacer/adaptive.hpp"
 #include "pacer/adaptive_literal.hpp"
 #include "pacer/policies.hpp"
+#include "pacer/random.hpp"
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
 #include "configs.hpp"
@@ -120,6 +121,41 @@ TEST(StateMachine, AFreeDisplaysEvenIntervalFiveToTenPercentOverTheMeanGoesMixed
   EXPECT_EQ(before, AdaptivePolicy::Cadence::even);
   EXPECT_GT(even, 20.0) << "the old rule kept the seed's widened interval";
   EXPECT_LT(mixed, 19.2) << "the mixed cadence runs at about the mean busy time";
+}
+
+TEST(StateMachine, AFreeDisplaysMixedCadencePlansOnTheLongestRenderWithinTheHoldBudget) {
+  // Immediate (presents shown when made), renders drawn uniformly from 16.0-17.4 ms: the
+  // mixed cadence, which runs at the mean busy time, so each frame starts when the last one
+  // is done and is planned a render estimate ahead. Planned on the 85th percentile of the
+  // recent renders, the longest are presented late, each an animation error. Planned on the
+  // longest, a frame holds its present about 0.7 ms on average, some 4% of its busy time:
+  // within a 5% mixed_hold_budget, so no frame is late, at a rate within 5% (measured: p99
+  // 0.102 ms at a frame every 19.33 ms; with the budget 0 at 19.57 ms).
+  SimOptions opt;
+  opt.display = *parse_display("immediate");
+  PolicyConfig base;
+  fit_to_display(base, opt.display);
+  std::vector<Nanos> load(900);
+  SplitMix64 rng{11};
+  for (auto& l : load) l = 16_ms + Nanos{static_cast<std::int64_t>(1'400'000 * rng.unit())};
+  const auto run_budget = [&](double budget) {
+    AdaptiveConfig cfg = base.adaptive;
+    cfg.mixed_hold_budget = budget;
+    AdaptivePolicy p{cfg, step_5()};
+    Traced t = run(p, opt, load);
+    EXPECT_EQ(p.cadence(), AdaptivePolicy::Cadence::mixed);
+    return t;
+  };
+  const Traced percentile = run_budget(0), budget = run_budget(0.05);
+  EXPECT_GE(p99_anim_error(percentile.run, 301), Nanos{50'000});
+  EXPECT_LT(p99_anim_error(budget.run, 301), Nanos{10'000});
+  EXPECT_LT(mean_gap_ms(budget.run, 301, 900), mean_gap_ms(percentile.run, 301, 900) * 1.05);
+  // A share of the busy time: [0, 1).
+  AdaptiveConfig c;
+  c.mixed_hold_budget = 1.0;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c.mixed_hold_budget = -0.1;
+  EXPECT_THROW(validate(c), std::invalid_argument);
 }
 
 TEST(StateMachine, EvenCadenceOptionWidensToWholePeriodsInstead) {

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -65,4 +67,12 @@ inline pacer::Nanos anim_error(const pacer::SimRun& r, std::size_t i) {
 /// Mean display gap in ms over records [from, to): the gaps from record from - 1 to to - 1.
 inline double mean_gap_ms(const pacer::SimRun& r, std::size_t from, std::size_t to) {
   return pacer::to_ms(*r.records[to - 1].display - *r.records[from - 1].display) / static_cast<double>(to - from);
+}
+
+/// p99 |animation error| of records [from, end).
+inline pacer::Nanos p99_anim_error(const pacer::SimRun& r, std::size_t from) {
+  std::vector<pacer::Nanos> e;
+  for (std::size_t i = from; i < r.records.size(); ++i) e.push_back(std::chrono::abs(anim_error(r, i)));
+  std::sort(e.begin(), e.end());
+  return e[e.size() * 99 / 100];
 }

@@ -206,14 +206,19 @@ void AdaptivePolicy::update_render_estimates() {
                      : latched() && config_.queued_presents ? config_.mixed_lead_percentile_queued
                                                           : config_.mixed_lead_percentile;
   std::size_t lead_at = percentile_index(pct, sorted.size());
-  if (cadence_ == Cadence::free && config_.vrr_hold_budget > 0 && !below_vrr_range() && !busy_ring_.empty()) {
+  // VRR within the panel's range, and the mixed cadence of a display that shows presents
+  // when made (immediate): the hold budget may raise the plan.
+  const double hold_budget = cadence_ == Cadence::free                 ? config_.vrr_hold_budget
+                             : cadence_ == Cadence::mixed && !on_grid() ? config_.mixed_hold_budget
+                                                                        : 0.0;
+  if (hold_budget > 0 && !below_vrr_range() && !busy_ring_.empty()) {
     // Higher while the renders' mean shortfall from the plan (the loop's idle time in held
     // presents) stays within the budget: sorted is ascending, so the shortfall grows with k.
     // The budget: its share of the mean busy time, plus the time the loop idles anyway where
     // the interval is longer than that (at the panel's fastest rate, say): holding presents
     // within it costs little rate.
     const Nanos busy = mean_busy();
-    const double budget = (config_.vrr_hold_budget * static_cast<double>(busy.count()) +
+    const double budget = (hold_budget * static_cast<double>(busy.count()) +
                            static_cast<double>(std::max(interval_ - busy, Nanos::zero()).count())) *
                           static_cast<double>(sorted.size());
     double below = 0;  // sum of sorted[k] - sorted[j] over j < k

@@ -105,6 +105,13 @@ struct AdaptiveConfig {
   /// this percentile of render_history (+ present_margin): higher shows fewer frames a
   /// vblank late (each a period of animation error), lower starts them closer to their vblank.
   double mixed_lead_percentile = 85;
+  /// ... and on a display that shows presents when made (immediate), higher, up to the
+  /// longest recent render, while planning on it would hold presents no more than this share
+  /// of the mean busy time on average (vrr_hold_budget's rule, below, on the mixed cadence of
+  /// a free display): costs that vary little are planned on their longest render, so none is
+  /// shown late (a late present there is an animation error, and a peer that runs whole
+  /// periods showed less of it); widely varying ones stay on mixed_lead_percentile. 0: off.
+  double mixed_hold_budget = 0;
   /// ... on a display whose presents queue (FIFO): there a later planned vblank costs
   /// latency, not rate (the next frame starts at once), so plan on a longer render.
   double mixed_lead_percentile_queued = 95;
@@ -314,7 +321,7 @@ struct AdaptiveConfig {
 /// (0, 100], max_backoff outside [0, 20], misses_to_widen above miss_window, miss_window
 /// outside [1, 32], pipeline_frames above 15, shallow_pipeline outside [1, 15], non-finite
 /// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1,
-/// vrr_hold_budget outside [0, 1). The initial interval only has to be > 0: it is clamped to
+/// vrr_hold_budget or mixed_hold_budget outside [0, 1). The initial interval only has to be > 0: it is clamped to
 /// [min_interval, max_interval] (fit_to_display raises min_interval to a slow VRR panel's
 /// period).
 void validate(const AdaptiveConfig& config);
