@@ -146,6 +146,7 @@ TEST(StateMachine, AFreeDisplaysMixedCadencePlansOnTheLongestRenderWithinTheHold
     EXPECT_EQ(p.cadence(), AdaptivePolicy::Cadence::mixed);
     return t;
   };
+  EXPECT_EQ(AdaptiveConfig{}.mixed_hold_budget, 0.05);
   const Traced percentile = run_budget(0), budget = run_budget(0.05);
   EXPECT_GE(p99_anim_error(percentile.run, 301), Nanos{50'000});
   EXPECT_LT(p99_anim_error(budget.run, 301), Nanos{10'000});

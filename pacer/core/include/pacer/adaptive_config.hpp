@@ -111,7 +111,11 @@ struct AdaptiveConfig {
   /// a free display): costs that vary little are planned on their longest render, so none is
   /// shown late (a late present there is an animation error, and a peer that runs whole
   /// periods showed less of it); widely varying ones stay on mixed_lead_percentile. 0: off.
-  double mixed_hold_budget = 0;
+  /// 0.05 (vrr_hold_budget's value) chosen on the tuning half and fresh sets A-J (0.03 and 0.08
+  /// met about as many rows, 0.12 far fewer; only immediate rows change) and confirmed on fresh
+  /// set K: as many rows, its immediate rows' median p99 animation error 0.76 -> 0.39 ms for
+  /// 1-2% of their rate (docs/results.md, issue 11's seventeenth part).
+  double mixed_hold_budget = 0.05;
   /// ... on a display whose presents queue (FIFO): there a later planned vblank costs
   /// latency, not rate (the next frame starts at once), so plan on a longer render.
   double mixed_lead_percentile_queued = 95;
