@@ -552,17 +552,23 @@ Nanos AdaptivePolicy::catch_up_time() const {
 void AdaptivePolicy::absorb_lag(Nanos shown) {
   // The current frame shows the world of display_cur_ - lag_ at `shown`: the next one
   // continues from there, then catches up a bounded step per frame.
-  if (const Nanos added = shown - display_cur_; added > Nanos::zero()) {
+  Nanos added{0};
+  if (added = shown - display_cur_; added > Nanos::zero()) {
     lag_ += added;
     note_lag(shown, added);
   }
   if (lag_ <= Nanos::zero()) return;
   double rate = config_.catch_up;
-  if (sim_.debt == DebtPolicy::discard && lag_ > config_.max_lag && rate > 0) {
-    const Nanos excess = lag_ - config_.max_lag;
-    clock_.drop(excess);
-    note_dropped(excess);
-    lag_ = config_.max_lag;
+  if (sim_.debt == DebtPolicy::discard && rate > 0) {
+    // Dropped: a stall's lateness beyond max_lag (as the stall clamp drops it), and lag piled
+    // up by many late frames beyond max_pile_lag (0: beyond max_lag, however it came).
+    const Nanos pile = config_.max_pile_lag > Nanos::zero() ? config_.max_pile_lag : config_.max_lag;
+    const Nanos excess = std::max(added - config_.max_lag, lag_ - pile);
+    if (excess > Nanos::zero()) {
+      clock_.drop(excess);
+      note_dropped(excess);
+      lag_ -= excess;
+    }
   }
   if (rate <= 0 && sim_.debt == DebtPolicy::discard) {
     clock_.drop(lag_);

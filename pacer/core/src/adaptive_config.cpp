@@ -77,6 +77,9 @@ void validate(const AdaptiveConfig& c) {
   real("mixed_leave_share", c.mixed_leave_share, c.mixed_leave_share >= 0.0 && c.mixed_leave_share <= 1.0, "in [0, 1]");
   at_least("max_pushes", c.max_pushes, 0);
   nanos("max_lag", c.max_lag, false);
+  nanos("max_pile_lag", c.max_pile_lag, false);
+  if (c.max_pile_lag > Nanos::zero() && c.max_pile_lag < c.max_lag)
+    config_error("AdaptiveConfig::max_pile_lag", "0 or >= max_lag (" + format_value(c.max_lag) + ")", format_value(c.max_pile_lag));
   nanos("catch_up_within", c.catch_up_within, false);
   nanos("vrr_catch_up_within", c.vrr_catch_up_within, false);
   real("mixed_lead_deep_percentile", c.mixed_lead_deep_percentile,

@@ -177,6 +177,12 @@ struct AdaptiveConfig {
   /// Lag beyond this is dropped at once as debt (discard debt only): a stall the world
   /// could take seconds to catch up is let go, as the stall clamp (also 0.25 s) lets a long one go.
   Nanos max_lag{250'000'000};
+  /// ... but only a single frame's lateness beyond max_lag is a stall: lag piled up by many
+  /// late frames (a shader-compile storm on VRR, each frame late by tens of ms) is caught up,
+  /// as criterion 5 asks (the world keeps real time), up to this much in all; beyond it the
+  /// excess is dropped all the same (a world a second behind has stopped keeping time).
+  /// 0: any lag beyond max_lag is dropped, however it came.
+  Nanos max_pile_lag{0};
   /// ... and, for a larger lag, fast enough to be back on time within about this long
   /// (lag x interval / catch_up_within per frame, an exponential approach), on displays
   /// other than VRR (fixed refresh, immediate: vrr_catch_up_within there). 0: no such bound,
