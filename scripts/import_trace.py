@@ -276,6 +276,10 @@ def select(args):
                 variant = slug(parts[1].split(" - ", 1)[1])
                 name = "_".join(["fv", game, variant, cap, *map(slug, rest)]) + ".csv"
             if name in names:
+                # Two logs in one folder (a second run): the later one with its log's time too.
+                stamp = slug(parts[-1].rsplit("_Log", 1)[0].rsplit(".exe_", 1)[-1])
+                name = "_".join(["fv", game, cap, *map(slug, rest), stamp]) + ".csv"
+            if name in names:
                 raise SystemExit(f"two files would be named {name}")
             names.add(name)
             print(f"{name}\t{path}")
