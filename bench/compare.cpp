@@ -350,6 +350,8 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "present_margin_ms") c.present_margin = ms();
   else if (name == "max_lag_ms") c.max_lag = ms();
   else if (name == "max_pile_lag_ms") c.max_pile_lag = ms();
+  else if (name == "stall_lag_ms") c.stall_lag = ms();
+  else if (name == "stall_catch_up_frames") c.stall_catch_up_frames = static_cast<int>(v);
   else if (name == "mixed_follow") c.mixed_follow = v;
   else if (name == "mixed_lead_percentile_queued") c.mixed_lead_percentile_queued = v;
   else if (name == "mixed_lead_deep_percentile") c.mixed_lead_deep_percentile = v;

@@ -586,6 +586,18 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // VRR: frames are presented when ready, so a little lateness is routine, not a hitch;
   // its lag is caught up at vrr_catch_up of itself per frame (it would pile up past max_lag).
   if (cadence_ == Cadence::free) step = std::max(step, scale(lag_, config_.vrr_catch_up));
+  // A stall: what is left of its lag is caught up within stall_catch_up_frames frames.
+  if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag)
+    stall_left_ = config_.stall_catch_up_frames;
+  if (stall_left_ > 0) {
+    // No faster than the step cap lets a frame simulate (it would drop the rest as debt):
+    // then the stall takes more frames.
+    Nanos want = lag_ / stall_left_;
+    const Nanos room = sim_.step * sim_.max_steps_per_frame - interval_;
+    if (room > Nanos::zero() && want > room) want = room;
+    else --stall_left_;
+    step = std::max(step, want);
+  }
   lag_ -= std::min(lag_, step);
 }
 

@@ -78,6 +78,8 @@ void validate(const AdaptiveConfig& c) {
   at_least("max_pushes", c.max_pushes, 0);
   nanos("max_lag", c.max_lag, false);
   nanos("max_pile_lag", c.max_pile_lag, false);
+  nanos("stall_lag", c.stall_lag, false);
+  at_least("stall_catch_up_frames", c.stall_catch_up_frames, 0);
   if (c.max_pile_lag > Nanos::zero() && c.max_pile_lag < c.max_lag)
     config_error("AdaptiveConfig::max_pile_lag", "0 or >= max_lag (" + format_value(c.max_lag) + ")", format_value(c.max_pile_lag));
   nanos("catch_up_within", c.catch_up_within, false);

@@ -186,6 +186,13 @@ struct AdaptiveConfig {
   /// world time in 34 of 2656 rows (seed 7) with 0 and none with it, meeting as many rows;
   /// fresh set L, written down before it was opened, met as many rows (it has no such pile).
   Nanos max_pile_lag{1'000'000'000};
+  /// A frame that adds this much lag or more by itself (a loading frame, a long hitch) is a
+  /// stall: its lag (what is left of it under max_lag) is caught up within
+  /// stall_catch_up_frames frames, a short jump where the stall ends, rather than at the
+  /// catch-up pace above, which puts a small error into every frame for seconds (hundreds of
+  /// frames: the run's p99 then is that error). 0 or stall_catch_up_frames 0: off.
+  Nanos stall_lag{0};
+  int stall_catch_up_frames = 0;
   /// ... and, for a larger lag, fast enough to be back on time within about this long
   /// (lag x interval / catch_up_within per frame, an exponential approach), on displays
   /// other than VRR (fixed refresh, immediate: vrr_catch_up_within there). 0: no such bound,
