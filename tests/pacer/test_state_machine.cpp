@@ -451,7 +451,10 @@ TEST(StateMachine, RecurringLateFramesAreCaughtUpBeforeTheirLagsPileUp) {
   std::vector<Nanos> load(3000, 3_ms);
   for (std::size_t i = 100; i < load.size(); i += 150) load[i] = 120_ms;
   const auto dropped_after = [&load](bool paced, std::size_t from) {
-    const Traced t = run_tweaked([paced](AdaptiveConfig& c) { c.catch_up_paced = paced; }, load);
+    const Traced t = run_tweaked([paced](AdaptiveConfig& c) {
+      c.catch_up_paced = paced;
+      c.stall_catch_up_frames = 0;  // the pace, not the stall rule (which catches a 120 ms hitch up in 3 frames)
+    }, load);
     Nanos sum{0};
     for (std::size_t i = from; i < t.run.records.size(); ++i) sum += t.run.records[i].dropped;
     return sum;
@@ -468,7 +471,9 @@ TEST(StateMachine, LateFramesFarApartKeepTheCatchUpWithinPace) {
   // pace). The catch-up stays at that pace, not the quickest (catch_up_burst).
   std::vector<Nanos> load(6500, 3_ms);
   for (std::size_t i : {100u, 2100u, 4100u}) load[i] = 400_ms;
-  AdaptivePolicy p{config_for(fifo_100()), step_5()};
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.stall_catch_up_frames = 0;  // the pace, not the stall rule (which catches a stall up in 3 frames)
+  AdaptivePolicy p{cfg, step_5()};
   const Traced t = run(p, fifo_100(), load);
   const AdaptiveConfig& c = p.config();
   std::size_t third = 0;
@@ -523,6 +528,8 @@ TEST(StateMachine, AStallsLagIsCaughtUpWithinAFewFrames) {
     }
     return n;
   };
+  EXPECT_EQ(AdaptiveConfig{}.stall_lag, 100_ms);
+  EXPECT_EQ(AdaptiveConfig{}.stall_catch_up_frames, 3);
   Nanos dropped_pace{0}, dropped_stall{0};
   const std::size_t pace = late_frames(0_ms, 0, dropped_pace), stall = late_frames(100_ms, 3, dropped_stall);
   EXPECT_GT(pace, 100u);

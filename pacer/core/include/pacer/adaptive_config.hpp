@@ -190,9 +190,15 @@ struct AdaptiveConfig {
   /// stall: its lag (what is left of it under max_lag) is caught up within
   /// stall_catch_up_frames frames, a short jump where the stall ends, rather than at the
   /// catch-up pace above, which puts a small error into every frame for seconds (hundreds of
-  /// frames: the run's p99 then is that error). 0 or stall_catch_up_frames 0: off.
-  Nanos stall_lag{0};
-  int stall_catch_up_frames = 0;
+  /// frames: the run's p99 then is that error). No faster than the step cap lets a frame
+  /// simulate (the rest would be dropped as debt): then the stall takes more frames. 0 or
+  /// stall_catch_up_frames 0: off. 100 ms and 3 frames chosen on the tuning half and fresh
+  /// sets A-L (1 and 2 frames cost the tuning half's periodic hitches rows, 8 frames a set;
+  /// 60 and 80 ms counted shorter hitches as stalls and met fewer rows, 130 and 200 ms fewer
+  /// stalls and fewer rows) and confirmed on fresh set M (as many rows: it has no stall;
+  /// docs/results.md, issue 11's nineteenth part).
+  Nanos stall_lag{100'000'000};
+  int stall_catch_up_frames = 3;
   /// ... and, for a larger lag, fast enough to be back on time within about this long
   /// (lag x interval / catch_up_within per frame, an exponential approach), on displays
   /// other than VRR (fixed refresh, immediate: vrr_catch_up_within there). 0: no such bound,
