@@ -347,9 +347,10 @@ struct AdaptiveConfig {
 /// (0, 100], max_backoff outside [0, 20], misses_to_widen above miss_window, miss_window
 /// outside [1, 32], pipeline_frames above 15, shallow_pipeline outside [1, 15], non-finite
 /// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1,
-/// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under max_lag. The
-/// initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
-/// (fit_to_display raises min_interval to a slow VRR panel's period).
+/// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
+/// max_lag, a negative stall_lag or stall_catch_up_frames. The initial interval only has to be
+/// > 0: it is clamped to [min_interval, max_interval] (fit_to_display raises min_interval to a
+/// slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
 
 }  // namespace pacer
