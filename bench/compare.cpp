@@ -674,7 +674,9 @@ int main(int argc, char** argv) {
   std::vector<std::pair<std::uint64_t, std::pair<int, int>>> met_by_seed;  // seed -> (held met, tuning met)
   for (std::uint64_t other = 1; other <= other_seeds; ++other) {
     std::vector<Row> other_rows;
-    if (!run_suite(workloads_for(other), other, frames, "", other_rows)) return 1;
+    // Kept alive while the rows are read: each row points at its workload.
+    const std::vector<Workload> other_workloads = workloads_for(other);
+    if (!run_suite(other_workloads, other, frames, "", other_rows)) return 1;
     std::pair<int, int> met{0, 0};
     for (const auto& r : other_rows)
       if (judge(r).met()) ++(r.workload->held ? met.first : met.second);
