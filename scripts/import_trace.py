@@ -269,16 +269,17 @@ def select(args):
             cap = "uncapped" if parts[2] == "Unlimited" else ("60" if "60" in parts[2] else "30") + "fpscap"
             rest = [p.split(" ")[0] if p[:1].isdigit() else p for p in parts[3:-1]]  # "1920x1080 25% ..."
             game = slug(parts[1].split(" - ")[0])
-            name = "_".join(["fv", game, cap, *map(slug, rest)]) + ".csv"
+
+            def named(variant=(), stamp=()):
+                return "_".join(["fv", game, *variant, cap, *map(slug, rest), *stamp]) + ".csv"
+            name = named()
             if name in names and " - " in parts[1]:
                 # The same settings in another of the game's folders ("Cyberpunk - RR OFF" and
                 # "Cyberpunk - No RT"): the later one is named with its folder's variant too.
-                variant = slug(parts[1].split(" - ", 1)[1])
-                name = "_".join(["fv", game, variant, cap, *map(slug, rest)]) + ".csv"
+                name = named(variant=[slug(parts[1].split(" - ", 1)[1])])
             if name in names:
                 # Two logs in one folder (a second run): the later one with its log's time too.
-                stamp = slug(parts[-1].rsplit("_Log", 1)[0].rsplit(".exe_", 1)[-1])
-                name = "_".join(["fv", game, cap, *map(slug, rest), stamp]) + ".csv"
+                name = named(stamp=[slug(parts[-1].rsplit("_Log", 1)[0].rsplit(".exe_", 1)[-1])])
             if name in names:
                 raise SystemExit(f"two files would be named {name}")
             names.add(name)

@@ -51,6 +51,21 @@ Traced run_tweaked(Tweak tweak, const std::vector<Nanos>& load) {
   return run(p, fifo_100(), load);
 }
 
+/// `load` on a free display (immediate, as fit_to_display sets it up: the default initial
+/// interval) with `tweak` applied to the config; `cadence`, when given, gets the one it ended in.
+template <class Tweak>
+Traced run_immediate(Tweak tweak, const std::vector<Nanos>& load, AdaptivePolicy::Cadence* cadence = nullptr) {
+  SimOptions opt;
+  opt.display = *parse_display("immediate");
+  PolicyConfig cfg;
+  fit_to_display(cfg, opt.display);
+  tweak(cfg.adaptive);
+  AdaptivePolicy p{cfg.adaptive, step_5()};
+  Traced t = run(p, opt, load);
+  if (cadence != nullptr) *cadence = p.cadence();
+  return t;
+}
+
 }  // namespace
 
 TEST(StateMachine, ModeIsSeedUntilTheDisplayIsKnown) {
@@ -100,17 +115,9 @@ TEST(StateMachine, AFreeDisplaysEvenIntervalFiveToTenPercentOverTheMeanGoesMixed
   // 1.2 x its cost, about 20.6 ms, and the p95 busy time x 1.2 (about 22.4 ms) never lets it
   // shrink: 9% over the mean busy time (about 18.7 ms), a steady loss of rate just inside
   // the old 10% mixed_cadence_loss. At 5% the mixed cadence takes over at the mean.
-  SimOptions opt;
-  opt.display = *parse_display("immediate");
-  PolicyConfig base;
-  fit_to_display(base, opt.display);
   const std::vector<Nanos> load(900, Nanos{16'670'000});
-  const auto mean_gap = [&](double loss, AdaptivePolicy::Cadence& cadence) {
-    AdaptiveConfig cfg = base.adaptive;
-    cfg.mixed_cadence_loss = loss;
-    AdaptivePolicy p{cfg, step_5()};
-    const Traced t = run(p, opt, load);
-    cadence = p.cadence();
+  const auto mean_gap = [&load](double loss, AdaptivePolicy::Cadence& cadence) {
+    const Traced t = run_immediate([loss](AdaptiveConfig& c) { c.mixed_cadence_loss = loss; }, load, &cadence);
     return mean_gap_ms(t.run, 301, t.run.records.size());
   };
   EXPECT_EQ(AdaptiveConfig{}.mixed_cadence_loss, 0.05);
@@ -131,19 +138,13 @@ TEST(StateMachine, AFreeDisplaysMixedCadencePlansOnTheLongestRenderWithinTheHold
   // longest, a frame holds its present about 0.7 ms on average, some 4% of its busy time:
   // within a 5% mixed_hold_budget, so no frame is late, at a rate within 5% (measured: p99
   // 0.102 ms at a frame every 19.33 ms; with the budget 0 at 19.57 ms).
-  SimOptions opt;
-  opt.display = *parse_display("immediate");
-  PolicyConfig base;
-  fit_to_display(base, opt.display);
   std::vector<Nanos> load(900);
   SplitMix64 rng{11};
   for (auto& l : load) l = 16_ms + Nanos{static_cast<std::int64_t>(1'400'000 * rng.unit())};
-  const auto run_budget = [&](double budget) {
-    AdaptiveConfig cfg = base.adaptive;
-    cfg.mixed_hold_budget = budget;
-    AdaptivePolicy p{cfg, step_5()};
-    Traced t = run(p, opt, load);
-    EXPECT_EQ(p.cadence(), AdaptivePolicy::Cadence::mixed);
+  const auto run_budget = [&load](double budget) {
+    AdaptivePolicy::Cadence cadence{};
+    Traced t = run_immediate([budget](AdaptiveConfig& c) { c.mixed_hold_budget = budget; }, load, &cadence);
+    EXPECT_EQ(cadence, AdaptivePolicy::Cadence::mixed);
     return t;
   };
   EXPECT_EQ(AdaptiveConfig{}.mixed_hold_budget, 0.05);
@@ -326,10 +327,7 @@ TEST(StateMachine, AStormOfHitchesKeepsCountingAndDropsNoTime) {
   std::vector<Nanos> load(400, 6_ms);
   for (std::size_t i = 200; i < 290; i += 3) load[i] = 40_ms;
   const auto dropped = [&load](int burst) {
-    const Traced t = run_tweaked([burst](AdaptiveConfig& c) { c.estimate_hitch_burst = burst; }, load);
-    Nanos sum{0};
-    for (const FrameRecord& r : t.run.records) sum += r.dropped;
-    return sum;
+    return dropped_in(run_tweaked([burst](AdaptiveConfig& c) { c.estimate_hitch_burst = burst; }, load).run);
   };
   EXPECT_LT(dropped(AdaptiveConfig{}.estimate_hitch_burst) * 4, dropped(32));
 }
@@ -455,9 +453,7 @@ TEST(StateMachine, RecurringLateFramesAreCaughtUpBeforeTheirLagsPileUp) {
       c.catch_up_paced = paced;
       c.stall_catch_up_frames = 0;  // the pace, not the stall rule (which catches a 120 ms hitch up in 3 frames)
     }, load);
-    Nanos sum{0};
-    for (std::size_t i = from; i < t.run.records.size(); ++i) sum += t.run.records[i].dropped;
-    return sum;
+    return dropped_in(t.run, from);
   };
   EXPECT_GT(dropped_after(false, 1000), 200_ms);
   EXPECT_EQ(dropped_after(true, 1000), 0_ms);
@@ -499,9 +495,7 @@ TEST(StateMachine, LagBeyondMaxLagIsDropped) {
   std::vector<Nanos> load(300, 3_ms);
   load[100] = 400_ms;  // within the stall clamp's reach of the step cap, shown ~390 ms late
   const Traced t = run(p, fifo_100(), load);
-  Nanos dropped{0};
-  for (const FrameRecord& f : t.run.records) dropped += f.dropped;
-  EXPECT_GT(dropped, 0_ms);
+  EXPECT_GT(dropped_in(t.run), 0_ms);
   EXPECT_LE(p.lag(), p.config().max_lag);
 }
 
@@ -521,11 +515,9 @@ TEST(StateMachine, AStallsLagIsCaughtUpWithinAFewFrames) {
       c.stall_catch_up_frames = frames;
     }, load);
     std::size_t n = 0;
-    dropped = 0_ms;
-    for (std::size_t i = 302; i < t.run.records.size(); ++i) {
+    for (std::size_t i = 302; i < t.run.records.size(); ++i)
       if (abs(anim_error(t.run, i)) > 10_us) ++n;
-      dropped += t.run.records[i].dropped;
-    }
+    dropped = dropped_in(t.run, 302);
     return n;
   };
   EXPECT_EQ(AdaptiveConfig{}.stall_lag, 100_ms);

@@ -43,10 +43,7 @@ Nanos dropped_alternating(std::size_t frames, Tweak tweak) {
   AdaptiveConfig cfg = config_for(vrr_48_144());
   tweak(cfg);
   AdaptivePolicy p{cfg, step_5()};
-  const Traced t = run(p, vrr_48_144(), load);
-  Nanos sum{0};
-  for (const auto& r : t.run.records) sum += r.dropped;
-  return sum;
+  return dropped_in(run(p, vrr_48_144(), load).run);
 }
 
 /// `load` on VRR 48-144 with vrr_hold_budget = `budget`; `below`, when given, says whether
@@ -331,10 +328,7 @@ TEST(Vrr, APileOfLateFramesIsCaughtUpUpToMaxPileLagAndAStallIsStillDropped) {
     AdaptiveConfig cfg = config_for(vrr_48_144());
     cfg.max_pile_lag = pile;
     AdaptivePolicy p{cfg, sim};
-    const Traced t = run(p, vrr_48_144(), load);
-    Nanos sum{0};
-    for (std::size_t i = from; i < to; ++i) sum += t.run.records[i].dropped;
-    return sum;
+    return dropped_in(run(p, vrr_48_144(), load).run, from, to);
   };
   EXPECT_GT(dropped(0_ms, 0, 1900), 100_ms);
   EXPECT_EQ(dropped(1000_ms, 0, 1900), 0_ms);

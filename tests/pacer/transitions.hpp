@@ -76,3 +76,10 @@ inline pacer::Nanos p99_anim_error(const pacer::SimRun& r, std::size_t from) {
   std::sort(e.begin(), e.end());
   return e[e.size() * 99 / 100];
 }
+
+/// Simulation time dropped over records [from, to) (to = 0: to the end).
+inline pacer::Nanos dropped_in(const pacer::SimRun& r, std::size_t from = 0, std::size_t to = 0) {
+  pacer::Nanos sum{0};
+  for (std::size_t i = from; i < (to == 0 ? r.records.size() : to); ++i) sum += r.records[i].dropped;
+  return sum;
+}

@@ -552,8 +552,8 @@ Nanos AdaptivePolicy::catch_up_time() const {
 void AdaptivePolicy::absorb_lag(Nanos shown) {
   // The current frame shows the world of display_cur_ - lag_ at `shown`: the next one
   // continues from there, then catches up a bounded step per frame.
-  Nanos added{0};
-  if (added = shown - display_cur_; added > Nanos::zero()) {
+  const Nanos added = std::max(shown - display_cur_, Nanos::zero());  // this frame's lateness
+  if (added > Nanos::zero()) {
     lag_ += added;
     note_lag(shown, added);
   }
