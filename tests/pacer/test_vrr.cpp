@@ -226,7 +226,9 @@ TEST(Vrr, BelowTheMinimumRateTheIntervalIsSteadierAndARepeatIsNoMiss) {
 
 TEST(Vrr, ALastingIncreaseWidensPromptlyAHitchBurstDoesNot) {
   // 8 ms, then from frame 300 on 20 ms: the level-shift test widens within a few frames
-  // (not after a whole shrink window of follow_cost). Two 40 ms frames amid 8 ms ones do not.
+  // (not after a whole shrink window of follow_cost). Two 40 ms frames amid 8 ms ones do not
+  // widen to their cost: the interval follows the window's mean with them in it
+  // (follow_cost, about 2 ms more for a window), then the cost again.
   AdaptivePolicy p{config_for(vrr_48_144()), step_5()};
   const std::vector<Nanos> load = step_load(400, 8_ms, 300, 20_ms);
   std::vector<Nanos> interval_at(load.size());
@@ -246,13 +248,15 @@ TEST(Vrr, ALastingIncreaseWidensPromptlyAHitchBurstDoesNot) {
   std::vector<Nanos> burst_interval;
   simulate(q, burst_costs, static_cast<std::int64_t>(burst.size()), vrr_48_144(),
            [&](const FrameRecord&) { burst_interval.push_back(q.interval()); });
-  for (std::size_t f = 295; f < burst.size(); ++f) EXPECT_EQ(burst_interval[f], burst_interval[295]) << f;
+  for (std::size_t f = 295; f < burst.size(); ++f) EXPECT_LT(burst_interval[f], 12_ms) << f;
+  EXPECT_LT(burst_interval[340], 9200_us) << "back to the cost a window after the burst";
 }
 
 TEST(Vrr, AMissUnderAnOverloadWidensToTheOverloadNotToTheHitch) {
   // Renders of 8-9 ms with 3% of them 16-60 ms longer (bench/compare's heavy-tail shape,
-  // the same draws) on the precise waiter. The interval follows the trimmed mean, so now
-  // and then the recent mean is a little over it (an overload) when a long render misses:
+  // the same draws) on the precise waiter. The interval follows the trimmed mean here
+  // (vrr_trim 0.1, the default until issue 11's twentieth part), so now and then the
+  // recent mean is a little over it (an overload) when a long render misses:
   // such a widen goes to the overload's mean, not to the long render's cost. (It went to
   // the hitch's 55 ms, and the 8 ms frames after it were held 55 ms apart for a whole
   // shrink window, 40 ms idle each.)
@@ -271,7 +275,9 @@ TEST(Vrr, AMissUnderAnOverloadWidensToTheOverloadNotToTheHitch) {
   SimOptions opt = vrr_48_144();
   opt.waiter = WaiterKind::precise;
   opt.seed = 7;
-  AdaptivePolicy p{config_for(opt), step_5()};
+  AdaptiveConfig cfg = config_for(opt);
+  cfg.vrr_trim = 0.1;
+  AdaptivePolicy p{cfg, step_5()};
   std::vector<Nanos> interval_at;
   SimCosts costs{[load](std::int64_t f) { return load[static_cast<std::size_t>(f)]; },
                  [](std::int64_t, std::int64_t) { return 500_us; }};
@@ -402,8 +408,9 @@ TEST(Vrr, TheIntervalFollowsTheMeanCostSoRoutineVariationIsNoOverload) {
     const Traced t = run(p, opt, load);
     return Result{mean_gap_ms(t.run, 60, load.size()), std::count(t.transitions.begin(), t.transitions.end(), T::widen)};
   };
+  EXPECT_EQ(AdaptiveConfig{}.vrr_trim, 0.0);
   const Result trimmed = measure(0.1);
-  const Result plain = measure(0.0);
+  const Result plain = measure(AdaptiveConfig{}.vrr_trim);
   EXPECT_GT(trimmed.widens, 20);
   EXPECT_EQ(plain.widens, 0);
   EXPECT_LT(plain.gap_ms, trimmed.gap_ms - 0.4) << "the widened stretches cost rate";

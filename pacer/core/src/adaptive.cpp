@@ -705,7 +705,7 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_cadence() const {
 
 std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_vrr() const {
   // No grid to quantize to and no cadence to mix: the interval is the cost the frames
-  // take (the busiest vrr_trim share left out: a hitch is late whatever the interval) with
+  // take (the mean busy time; the busiest vrr_trim share left out, none by default) with
   // vrr_margin, within the panel's range from below (min_interval = 1 / its maximum rate).
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
   if (busy_ring_.size() < window) return std::nullopt;
@@ -716,7 +716,7 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_vrr() const {
   const double share = below_vrr_range() && target > config_.vrr_max_period ? config_.vrr_lfc_follow : config_.mixed_follow;
   const Nanos diff = target > interval_ ? target - interval_ : interval_ - target;
   if (static_cast<double>(diff.count()) > share * static_cast<double>(interval_.count()))
-    return Decision{Transition::follow_cost, target, "VRR: the trimmed mean busy time moved the steady interval"};
+    return Decision{Transition::follow_cost, target, "VRR: the mean busy time moved the steady interval"};
   return std::nullopt;
 }
 

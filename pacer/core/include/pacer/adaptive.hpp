@@ -12,7 +12,7 @@
 //                                       mean busy time)
 //            free                       VRR only (AdaptiveConfig::vrr_max_period > 0): no grid,
 //                                       no mixed cadence; one steady interval that follows
-//                                       the trimmed mean cost, steadier below the panel's
+//                                       the mean cost, steadier below the panel's
 //                                       minimum rate (where it repeats frames)
 //   Depth    deep <-> shallow           FIFO: frames start pipeline_frames intervals ahead
 //                                       while a recent frame needed it, else one
@@ -56,7 +56,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
     none,            ///< nothing changed
     enter_mixed,     ///< whole periods would cost more than mixed_cadence_loss of the rate
     follow_mean,     ///< the mixed cadence's interval moved with the mean busy time
-    follow_cost,     ///< VRR: the steady interval moved with the trimmed mean busy time
+    follow_cost,     ///< VRR: the steady interval moved with the mean busy time
     leave_mixed,     ///< whole periods cost less than half the allowed loss again
     widen,           ///< a lasting change (misses, and the recent median cost needs it), or an overload
     widen_to_mixed,  ///< a widen whose whole periods would cost too much: the mixed cadence
@@ -161,7 +161,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// Frames among the last miss_window that missed.
   int recent_misses() const;
   std::optional<Decision> decide_cadence() const;
-  /// VRR: follow the trimmed mean cost (Cadence::free).
+  /// VRR: follow the mean cost (Cadence::free).
   std::optional<Decision> decide_vrr() const;
   /// The median busy time of the last level_window frames x widen_factor exceeds the
   /// interval: the frames missing are the level, not a burst (true when level_window is 0).

@@ -291,13 +291,19 @@ struct AdaptiveConfig {
   /// VRR has no vblank grid and no mixed cadence: one steady interval that follows the
   /// measured cost (Cadence::free). 0: not VRR.
   Nanos vrr_max_period{0};
-  /// VRR: the steady interval is the trimmed mean busy time (the busiest vrr_trim share of
-  /// the shrink window left out: hitches are late either way) x this. 1: no margin; a frame
-  /// over the interval is presented when ready (a little late) rather than every frame
-  /// idling in a held present (tuning half: 1.0, 1.03 and 1.07 tried; 1.0 met the most rows).
+  /// VRR: the steady interval is the mean busy time of the shrink window (the busiest
+  /// vrr_trim share left out) x this. 1: no margin; a frame over the interval is presented
+  /// when ready (a little late) rather than every frame idling in a held present (tuning
+  /// half: 1.0, 1.03 and 1.07 tried; 1.0 met the most rows; 1.02 with vrr_trim 0 met fewer).
   double vrr_margin = 1.0;
   /// VRR: the share of the busiest recent frames left out of the mean the interval follows.
-  double vrr_trim = 0.1;
+  /// 0: the plain mean. Was 0.1: the interval then sat under the mean cost, the recent mean
+  /// was often over it (an overload), and a late frame widened it (below the panel's range
+  /// by a whole shortest refresh) until follow_cost brought it down a window later, a cycle
+  /// that cost rate. 0 met the most rows on the tuning half and sets A-M over five seeds
+  /// (0.2: 14857 rows, 0.1: 14917, 0.05: 14930, 0: 14948) and was confirmed on set N
+  /// (docs/results.md, issue 11's twentieth part).
+  double vrr_trim = 0;
   /// VRR: the interval follows the cost when it would move by more than mixed_follow; below
   /// the panel's minimum rate (interval > vrr_max_period, where the panel repeats frames at
   /// a multiple of the frame rate it predicts from the recent intervals) only by more than
