@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <vector>
 
 #include "pacer/adaptive.hpp"
@@ -399,7 +400,7 @@ TEST(Vrr, TheIntervalFollowsTheMeanCostSoRoutineVariationIsNoOverload) {
   opt.seed = 7;
   struct Result {
     double gap_ms;
-    long widens;
+    std::ptrdiff_t widens;
   };
   const auto measure = [&](double trim) {
     AdaptiveConfig cfg = config_for(opt);
