@@ -35,6 +35,13 @@ AdaptiveConfig config_for(const SimOptions& opt) {
   return cfg.adaptive;
 }
 
+/// bench/compare's per-frame draw in [0, 1) at seed 7: frame `frame`, stream `stream`.
+double draw(std::int64_t frame, std::uint64_t stream = 0) {
+  SplitMix64 rng{7 * 0x100000001b3ULL ^ (static_cast<std::uint64_t>(frame) << 8) ^ stream};
+  rng.next();
+  return rng.unit();
+}
+
 /// Simulation time dropped on VRR by renders alternating 7 and 12 ms (half the frames run
 /// 2-3 ms over the interval, each leaving that much lag), with `tweak` applied to the config.
 template <class Tweak>
@@ -261,11 +268,6 @@ TEST(Vrr, AMissUnderAnOverloadWidensToTheOverloadNotToTheHitch) {
   // such a widen goes to the overload's mean, not to the long render's cost. (It went to
   // the hitch's 55 ms, and the 8 ms frames after it were held 55 ms apart for a whole
   // shrink window, 40 ms idle each.)
-  const auto draw = [](std::int64_t frame, std::uint64_t stream) {
-    SplitMix64 rng{7 * 0x100000001b3ULL ^ (static_cast<std::uint64_t>(frame) << 8) ^ stream};
-    rng.next();
-    return rng.unit();
-  };
   std::vector<Nanos> load(3600);
   for (std::size_t i = 0; i < load.size(); ++i) {
     const auto f = static_cast<std::int64_t>(i);
@@ -388,11 +390,6 @@ TEST(Vrr, TheIntervalFollowsTheMeanCostSoRoutineVariationIsNoOverload) {
   // the recent mean was often over it, a late frame then widened it (by a whole 144 Hz
   // refresh below the range) and follow_cost brought it down again a window later. Following
   // the plain mean (vrr_trim 0), routine variation is no overload.
-  const auto draw = [](std::int64_t frame) {
-    SplitMix64 rng{7 * 0x100000001b3ULL ^ (static_cast<std::uint64_t>(frame) << 8)};
-    rng.next();
-    return rng.unit();
-  };
   std::vector<Nanos> load(3600);
   for (std::size_t i = 0; i < load.size(); ++i) load[i] = from_ms(30.0 + 4.0 * draw(static_cast<std::int64_t>(i)));
   SimOptions opt = vrr_48_144();
