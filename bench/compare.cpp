@@ -372,6 +372,9 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_lead_percentile") c.vrr_lead_percentile = v;
   else if (name == "vrr_hold_budget") c.vrr_hold_budget = v;
   else if (name == "mixed_hold_budget") c.mixed_hold_budget = v;
+  else if (name == "render_history") c.render_history = static_cast<int>(v);
+  else if (name == "deep_history") c.deep_history = static_cast<int>(v);
+  else if (name == "overload_window") c.overload_window = static_cast<int>(v);
   else return false;
   return true;
 }
