@@ -57,6 +57,7 @@
 
 namespace {
 
+using pacer::frame_draw;
 using pacer::from_ms;
 using pacer::Nanos;
 
@@ -80,13 +81,6 @@ struct Workload {
   bool held = false;
 };
 
-/// A stateless per-frame random number in [0, 1): the same frame gives the same draw.
-double draw(std::uint64_t seed, std::int64_t frame, std::uint64_t stream) {
-  pacer::SplitMix64 rng{seed * 0x100000001b3ULL ^ (static_cast<std::uint64_t>(frame) << 8) ^ stream};
-  rng.next();
-  return rng.unit();
-}
-
 /// The synthetic shapes: each a kind of load real games show, at scale 1 (a trace scale
 /// multiplies them as it multiplies a trace).
 std::vector<Workload> synthetic(std::uint64_t seed, std::int64_t frames) {
@@ -107,29 +101,29 @@ std::vector<Workload> synthetic(std::uint64_t seed, std::int64_t frames) {
                [](std::int64_t f) { return f % 150 == 149 ? from_ms(120) : from_ms(10); }});
   w.push_back({"gc-hitch", "", "render 12 ms + 1 ms noise; every 200-300 frames a 40-70 ms collection, every third one twice within 4 frames",
                [seed](std::int64_t f) {
-                 double ms = 12.0 + draw(seed, f, 10);
+                 double ms = 12.0 + frame_draw(seed, f, 10);
                  const std::int64_t cycle = f / 250, at = f % 250;
-                 const auto hitch_at = static_cast<std::int64_t>(200 + 40 * draw(seed, cycle, 11));
-                 if (at == hitch_at || (cycle % 3 == 2 && at == hitch_at + 3)) ms += 28.0 + 30.0 * draw(seed, f, 12);
+                 const auto hitch_at = static_cast<std::int64_t>(200 + 40 * frame_draw(seed, cycle, 11));
+                 if (at == hitch_at || (cycle % 3 == 2 && at == hitch_at + 3)) ms += 28.0 + 30.0 * frame_draw(seed, f, 12);
                  return from_ms(ms);
                }});
   w.push_back({"shader-storm", "", "render 9 ms; from 1/4 of the run for 90 frames a third of the frames compile shaders (+20-90 ms)",
                [seed, frames](std::int64_t f) {
-                 double ms = 9.0 + 0.6 * draw(seed, f, 20);
+                 double ms = 9.0 + 0.6 * frame_draw(seed, f, 20);
                  const std::int64_t start = frames / 4;
-                 if (f >= start && f < start + 90 && draw(seed, f, 21) < 0.33) ms += 20.0 + 70.0 * draw(seed, f, 22);
+                 if (f >= start && f < start + 90 && frame_draw(seed, f, 21) < 0.33) ms += 20.0 + 70.0 * frame_draw(seed, f, 22);
                  return from_ms(ms);
                }});
   w.push_back({"straddle-144", "", "render uniform 9-15 ms: around a 144 Hz period at scale 0.5",
-               [seed](std::int64_t f) { return from_ms(9.0 + 6.0 * draw(seed, f, 1)); }});
+               [seed](std::int64_t f) { return from_ms(9.0 + 6.0 * frame_draw(seed, f, 1)); }});
   w.push_back({"edge-60", "", "render uniform 32.6-34.2 ms: around two 60 Hz periods at scale 1, one at scale 0.5",
-               [seed](std::int64_t f) { return from_ms(32.6 + 1.6 * draw(seed, f, 30)); }});
+               [seed](std::int64_t f) { return from_ms(32.6 + 1.6 * frame_draw(seed, f, 30)); }});
   w.push_back({"edge-144", "", "render uniform 13.2-14.6 ms: on a 144 Hz period at scale 0.5, two at scale 1",
-               [seed](std::int64_t f) { return from_ms(13.2 + 1.4 * draw(seed, f, 31)); }});
+               [seed](std::int64_t f) { return from_ms(13.2 + 1.4 * frame_draw(seed, f, 31)); }});
   w.push_back({"heavy-tail", "", "render 8 ms + 1 ms noise; 3% of frames 16-60 ms longer",
                [seed](std::int64_t f) {
-                 double ms = 8.0 + draw(seed, f, 2);
-                 if (draw(seed, f, 3) < 0.03) ms += 16.0 + 44.0 * draw(seed, f, 4);
+                 double ms = 8.0 + frame_draw(seed, f, 2);
+                 if (frame_draw(seed, f, 3) < 0.03) ms += 16.0 + 44.0 * frame_draw(seed, f, 4);
                  return from_ms(ms);
                }});
   w.push_back({"slow-drift", "", "render drifts 6 -> 26 -> 6 ms over the run",
@@ -138,7 +132,7 @@ std::vector<Workload> synthetic(std::uint64_t seed, std::int64_t frames) {
                  return from_ms(6.0 + 20.0 * (x < 0.5 ? 2 * x : 2 - 2 * x));
                }});
   w.push_back({"two-to-three-144", "", "render uniform 28-42 ms: 2-3 periods of 144 Hz at scale 0.5",
-               [seed](std::int64_t f) { return from_ms(28.0 + 14.0 * draw(seed, f, 40)); }});
+               [seed](std::int64_t f) { return from_ms(28.0 + 14.0 * frame_draw(seed, f, 40)); }});
   for (auto& x : w) {
     x.split_name = x.name + ".synthetic";
     x.held = held_out(x.split_name);

@@ -35,12 +35,8 @@ AdaptiveConfig config_for(const SimOptions& opt) {
   return cfg.adaptive;
 }
 
-/// bench/compare's per-frame draw in [0, 1) at seed 7: frame `frame`, stream `stream`.
-double draw(std::int64_t frame, std::uint64_t stream = 0) {
-  SplitMix64 rng{7 * 0x100000001b3ULL ^ (static_cast<std::uint64_t>(frame) << 8) ^ stream};
-  rng.next();
-  return rng.unit();
-}
+/// bench/compare's per-frame draw at seed 7 (pacer::frame_draw): frame `frame`, stream `stream`.
+double draw(std::int64_t frame, std::uint64_t stream = 0) { return frame_draw(7, frame, stream); }
 
 /// Simulation time dropped on VRR by renders alternating 7 and 12 ms (half the frames run
 /// 2-3 ms over the interval, each leaving that much lag), with `tweak` applied to the config.

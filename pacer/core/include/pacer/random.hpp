@@ -5,6 +5,7 @@
 //   pacer::SplitMix64 rng{7};
 //   double u = rng.unit();            // [0, 1)
 //   std::int64_t k = rng.below(100);  // [0, 100)
+//   double d = pacer::frame_draw(7, 42, 1);  // frame 42's draw of stream 1: always the same
 #pragma once
 
 #include <cstdint>
@@ -31,5 +32,14 @@ class SplitMix64 {
  private:
   std::uint64_t state_;
 };
+
+/// A stateless per-frame draw in [0, 1): the same (seed, frame, stream) gives the same
+/// value, so a synthetic load is a pure function of the frame (bench/compare's shapes, and
+/// the tests that rebuild them).
+inline double frame_draw(std::uint64_t seed, std::int64_t frame, std::uint64_t stream) {
+  SplitMix64 rng{seed * 0x100000001b3ULL ^ (static_cast<std::uint64_t>(frame) << 8) ^ stream};
+  rng.next();
+  return rng.unit();
+}
 
 }  // namespace pacer
