@@ -313,6 +313,11 @@ TEST(Vrr, ConfigIsValidated) {
   EXPECT_THROW(validate(c), std::invalid_argument);
   c.vrr_hold_budget = -0.1;
   EXPECT_THROW(validate(c), std::invalid_argument);
+  c = AdaptiveConfig{};
+  c.vrr_ceiling_lead = -0.5;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c.vrr_ceiling_lead = 16;
+  EXPECT_THROW(validate(c), std::invalid_argument);
 }
 
 TEST(Vrr, APileOfLateFramesIsCaughtUpUpToMaxPileLagAndAStallIsStillDropped) {
@@ -408,4 +413,69 @@ TEST(Vrr, TheIntervalFollowsTheMeanCostSoRoutineVariationIsNoOverload) {
   EXPECT_GT(trimmed.widens, 20);
   EXPECT_EQ(plain.widens, 0);
   EXPECT_LT(plain.gap_ms, trimmed.gap_ms - 0.4) << "the widened stretches cost rate";
+}
+
+namespace {
+
+/// Stutters (CapFrameX's rule: a display gap over 2.5 x the mean of the 20 before it) among
+/// records [from, end).
+int stutters_from(const SimRun& r, std::size_t from) {
+  int n = 0;
+  for (std::size_t i = from; i < r.records.size(); ++i) {
+    const double mean = mean_gap_ms(r, i - 20, i);
+    if (to_ms(*r.records[i].display - *r.records[i - 1].display) > 2.5 * mean) ++n;
+  }
+  return n;
+}
+
+/// p50 of (shown - frame start) over records [from, end), in ms.
+double p50_latency_ms(const SimRun& r, std::size_t from) {
+  std::vector<Nanos> l;
+  for (std::size_t i = from; i < r.records.size(); ++i) l.push_back(*r.records[i].display - r.records[i].cpu_start);
+  std::sort(l.begin(), l.end());
+  return to_ms(l[l.size() / 2]);
+}
+
+}  // namespace
+
+TEST(Vrr, AtThePanelsTopRateFramesQueueAndALongRenderUsesTheQueue) {
+  // 3 ms renders run at the panel's fastest refresh (144 Hz, 6.94 ms); every 200th frame
+  // renders for 15 ms. The panel shows nothing sooner than 6.94 ms after the previous frame,
+  // so with vrr_ceiling_lead each frame planned for then is presented at once, and frames
+  // start up to 1.5 intervals ahead (here the deep estimate, 3.25 ms, + one interval: 10.2
+  // ms). The long render uses that slack: it is shown 11.75 ms after the previous frame, no
+  // stutter (measured). With every present held and frames started the deep estimate ahead,
+  // the same render leaves a gap of 18.69 ms, over 2.5 x the 6.94 ms mean: a stutter each.
+  // The cost is latency: p50 10.19 ms from a frame's start to its display, against 3.25.
+  std::vector<Nanos> load(1000, 3_ms);
+  for (std::size_t i = 400; i < load.size(); i += 200) load[i] = 15_ms;
+  const auto with = [&](double lead) {
+    AdaptiveConfig cfg = config_for(vrr_48_144());
+    cfg.vrr_ceiling_lead = lead;
+    AdaptivePolicy p{cfg, step_5()};
+    Traced t = run(p, vrr_48_144(), load);
+    EXPECT_EQ(p.interval(), period_of_hz(144)) << "at the panel's fastest refresh";
+    return t;
+  };
+  const Traced on = with(1.5);
+  const Traced off = with(0);
+  EXPECT_EQ(stutters_from(on.run, 300), 0);
+  EXPECT_EQ(stutters_from(off.run, 300), 3);
+  std::size_t queued = 0;
+  for (std::size_t i = 300; i < on.run.records.size(); ++i)
+    if (!on.run.records[i].present_planned) ++queued;
+  EXPECT_GT(queued, 600u) << "presented at once, the panel holds them";
+  EXPECT_LE(p99_anim_error(on.run, 300), p99_anim_error(off.run, 300));
+  EXPECT_NEAR(mean_gap_ms(on.run, 300, 1000), 6.944, 0.1) << "the rate is the panel's";
+  // The latency: at most one interval more than the deep estimate (3.25 ms; 0.25 to spare).
+  EXPECT_LT(p50_latency_ms(on.run, 300), 3.5 + 6.944);
+  EXPECT_GT(p50_latency_ms(on.run, 300), p50_latency_ms(off.run, 300));
+  // Below the ceiling (9 ms renders, an interval of about 10 ms) every present is held to its
+  // planned time, as without it.
+  AdaptiveConfig cfg = config_for(vrr_48_144());
+  cfg.vrr_ceiling_lead = 1.5;
+  AdaptivePolicy p{cfg, step_5()};
+  const Traced slow = run(p, vrr_48_144(), std::vector<Nanos>(600, 9_ms));
+  EXPECT_GT(p.interval(), period_of_hz(144));
+  for (std::size_t i = 300; i < slow.run.records.size(); ++i) EXPECT_TRUE(slow.run.records[i].present_planned) << i;
 }

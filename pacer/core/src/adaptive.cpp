@@ -272,8 +272,16 @@ Nanos AdaptivePolicy::quantize_up(Nanos interval) const {
 Nanos AdaptivePolicy::start_lead() const {
   // Free refresh (immediate, VRR): start the deep render estimate ahead, so a rare long
   // render (seen in the long history) still makes its planned present; the loop cannot
-  // start before the previous present anyway.
-  if (!on_grid()) return deep_lead_;
+  // start before the previous present anyway. VRR at the panel's fastest refresh, where
+  // presents queue: up to vrr_ceiling_lead intervals ahead, at most one interval more than
+  // the deep estimate (the latency) and at most pipeline_frames (the images in flight).
+  if (!on_grid()) {
+    if (vrr_queues() && interval_ <= config_.min_interval) {
+      const double frames = std::min(config_.vrr_ceiling_lead, static_cast<double>(std::max(config_.pipeline_frames, 1)));
+      return std::max(deep_lead_, std::min(scale(interval_, frames), deep_lead_ + interval_));
+    }
+    return deep_lead_;
+  }
   // A grid whose presents show when made (immediate:HZ): as far ahead as the previous
   // frame's work allows (a period less its present call and updates), so a long render
   // still makes its vblank's time, and no less than the render estimate.
@@ -404,8 +412,11 @@ FramePlan AdaptivePolicy::display_begin(Nanos now) {
     // vblank before the planned one, so an early render is not shown a period early.
     // A FIFO queue cannot show it before the previous frame's vblank + 1 period: when that
     // is the planned one, present at once (the queue holds it) and keep the CPU busy.
+    // VRR (vrr_ceiling_lead): the panel shows nothing sooner than its shortest refresh after
+    // the previous frame; a frame planned for then is presented at once and the panel holds it.
     if (!latched()) {
-      plan.present_at = display_cur_;  // shown when made: held until its display time
+      const bool queue = vrr_queues() && display_cur_ <= shown_prev_ + config_.min_interval;
+      plan.present_at = queue ? Nanos{-1} : display_cur_;  // else shown when made: held until its time
     } else if (config_.queued_presents && display_cur_ <= grid_snap(shown_prev_ + period_)) {
       plan.present_at = Nanos{-1};
     } else {

@@ -92,6 +92,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   bool vrr() const { return config_.vrr_max_period > Nanos::zero() && config_.refresh_period <= Nanos::zero(); }
   /// VRR below the panel's minimum rate: it repeats frames (low-framerate compensation).
   bool below_vrr_range() const { return vrr() && interval_ > config_.vrr_max_period; }
+  /// True on a VRR panel whose presents queue, with vrr_ceiling_lead on: a frame planned for
+  /// the panel's earliest refresh is presented at once (AdaptiveConfig::vrr_ceiling_lead).
+  bool vrr_queues() const { return vrr() && config_.queued_presents && config_.vrr_ceiling_lead > 0; }
   /// True while the mixed cadence runs (a free interval on a fixed-refresh display).
   bool mixed_cadence() const { return cadence_ == Cadence::mixed; }
   /// Failed shrinks so far (each doubles the wait before the next try, up to max_backoff).

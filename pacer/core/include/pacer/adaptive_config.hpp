@@ -345,6 +345,16 @@ struct AdaptiveConfig {
   /// frames late by a little are routine there, and their lags would pile up past max_lag
   /// at catch_up's pace alone. 0: no bound.
   Nanos vrr_catch_up_within{4'000'000'000};
+  /// VRR at the panel's fastest refresh (the interval at min_interval, 1 / its maximum
+  /// rate): the panel shows no frame sooner than one shortest refresh after the previous
+  /// one, so a frame planned for then is presented at once and the panel holds it (as a
+  /// FIFO queue does; with queued_presents), and frames start this many intervals ahead of
+  /// their display (at least the deep render estimate; at most one interval more than it,
+  /// which bounds the latency, and at most pipeline_frames): a long render uses the slack
+  /// of the frame queued before it instead of showing as a gap, as a blocking loop's queue
+  /// absorbs it. Below the ceiling presents are held to their planned time as before.
+  /// 0: off (every present held, frames start the deep render estimate ahead).
+  double vrr_ceiling_lead = 0;
 };
 
 /// Throws std::invalid_argument naming the field and its value for a config no policy can
@@ -354,9 +364,9 @@ struct AdaptiveConfig {
 /// outside [1, 32], pipeline_frames above 15, shallow_pipeline outside [1, 15], non-finite
 /// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1,
 /// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
-/// max_lag, a negative stall_lag or stall_catch_up_frames. The initial interval only has to be
-/// > 0: it is clamped to [min_interval, max_interval] (fit_to_display raises min_interval to a
-/// slow VRR panel's period).
+/// max_lag, a negative stall_lag or stall_catch_up_frames, vrr_ceiling_lead outside [0, 15].
+/// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
+/// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
 
 }  // namespace pacer
