@@ -447,6 +447,7 @@ TEST(Vrr, AtThePanelsTopRateFramesQueueAndALongRenderUsesTheQueue) {
   // stutter (measured). With every present held and frames started the deep estimate ahead,
   // the same render leaves a gap of 18.69 ms, over 2.5 x the 6.94 ms mean: a stutter each.
   // The cost is latency: p50 10.19 ms from a frame's start to its display, against 3.25.
+  EXPECT_EQ(AdaptiveConfig{}.vrr_ceiling_lead, 1.5);
   std::vector<Nanos> load(1000, 3_ms);
   for (std::size_t i = 400; i < load.size(); i += 200) load[i] = 15_ms;
   const auto with = [&](double lead) {

@@ -353,8 +353,14 @@ struct AdaptiveConfig {
   /// which bounds the latency, and at most pipeline_frames): a long render uses the slack
   /// of the frame queued before it instead of showing as a gap, as a blocking loop's queue
   /// absorbs it. Below the ceiling presents are held to their planned time as before.
-  /// 0: off (every present held, frames start the deep render estimate ahead).
-  double vrr_ceiling_lead = 0;
+  /// 0: off (every present held, frames start the deep render estimate ahead). 1.5 (as
+  /// shallow_pipeline: a render of up to 2.5 intervals is shown at most one refresh late)
+  /// chosen on the tuning half and fresh sets A-N (rows over five seeds 15333 -> 15394, no
+  /// set losing; 1, 1.25, 1.75 and 2 met 15361, 15379, 15385 and 15324, and 1.5 without the
+  /// bound of one interval over the deep estimate 15379: it put the latency over its limit
+  /// where renders take 2 ms) and confirmed on fresh set O (359 -> 359 rows: it has no such
+  /// miss; docs/results.md, issue 11's twenty-second part).
+  double vrr_ceiling_lead = 1.5;
 };
 
 /// Throws std::invalid_argument naming the field and its value for a config no policy can
