@@ -417,23 +417,16 @@ TEST(Vrr, TheIntervalFollowsTheMeanCostSoRoutineVariationIsNoOverload) {
 
 namespace {
 
-/// Stutters (CapFrameX's rule: a display gap over 2.5 x the mean of the 20 before it) among
-/// records [from, end).
-int stutters_from(const SimRun& r, std::size_t from) {
-  int n = 0;
-  for (std::size_t i = from; i < r.records.size(); ++i) {
-    const double mean = mean_gap_ms(r, i - 20, i);
-    if (to_ms(*r.records[i].display - *r.records[i - 1].display) > 2.5 * mean) ++n;
-  }
-  return n;
+/// Stutters (CapFrameX's rule, pacer::summarize) among records [from, end).
+std::int64_t stutters_from(const SimRun& r, std::size_t from) {
+  return summarize(r.records, {.warmup_frames = static_cast<std::int64_t>(from)}).stutters;
 }
 
-/// p50 of (shown - frame start) over records [from, end), in ms.
+/// p50 of (shown - frame start) over records [from, end), in ms: the comparison's latency.
 double p50_latency_ms(const SimRun& r, std::size_t from) {
-  std::vector<Nanos> l;
-  for (std::size_t i = from; i < r.records.size(); ++i) l.push_back(*r.records[i].display - r.records[i].cpu_start);
-  std::sort(l.begin(), l.end());
-  return to_ms(l[l.size() / 2]);
+  std::vector<double> l;
+  for (std::size_t i = from; i < r.records.size(); ++i) l.push_back(to_ms(shown_time(r.records[i]) - r.records[i].cpu_start));
+  return percentile(l, 50);
 }
 
 }  // namespace
