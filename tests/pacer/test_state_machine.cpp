@@ -191,6 +191,33 @@ TEST(StateMachine, TheMixedCadencePlansOnARenderCommonInTheDeepHistory) {
   EXPECT_GT(late_long_frames(0), 5);
 }
 
+TEST(StateMachine, AStormOfLongRendersDoesNotHoldTheMixedCadenceAfterItEnds) {
+  // 6 ms renders at 100 Hz with a storm from frame 300 to 390: every third frame 30-60 ms
+  // longer (shader compilation). The mixed cadence plans on the deep history's p97, which
+  // the storm's renders hold for 128 frames; capped at mixed_lead_ratio_queued x the median
+  // render, the short frames after the storm are planned on their own cost again.
+  std::vector<Nanos> load(900, 6_ms);
+  for (std::size_t i = 300; i < 390; i += 3) load[i] = 36_ms + 10_ms * static_cast<std::int64_t>(i % 4);
+  const auto after_storm = [&load](double ratio) {
+    const Traced t = run_tweaked([ratio](AdaptiveConfig& c) { c.mixed_lead_ratio_queued = ratio; }, load);
+    EXPECT_TRUE(t.saw(T::enter_mixed));
+    return mean_gap_ms(t.run, 420, 500);
+  };
+  const double capped = after_storm(2.0), uncapped = after_storm(0.0);
+  EXPECT_LE(capped, 12.0);          // about one period a frame, the storm over
+  EXPECT_GE(uncapped, 2 * capped);  // still planned on the storm's renders
+}
+
+TEST(StateMachine, MixedLeadRatioQueuedIsOffOrAtLeastOne) {
+  AdaptiveConfig c;
+  c.mixed_lead_ratio_queued = 0.5;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c.mixed_lead_ratio_queued = 0;
+  EXPECT_NO_THROW(validate(c));
+  c.mixed_lead_ratio_queued = 1;
+  EXPECT_NO_THROW(validate(c));
+}
+
 TEST(StateMachine, FollowMeanThenLeaveMixedWhenTheLoadDrops) {
   // 12 ms, then 16 ms (the mixed interval follows the mean up), then 3 ms: whole periods
   // cost nothing again, so the cadence is even and one period.

@@ -178,7 +178,8 @@ void AdaptivePolicy::update_render_estimates() {
   std::vector<Nanos>& sorted = sorted_renders_;  // reused: no allocation per frame
   sorted.assign(renders_.begin(), renders_.end());
   std::sort(sorted.begin(), sorted.end());
-  const Nanos limit = memory > 0 ? scale(sorted[sorted.size() / 2], config_.estimate_hitch_ratio) : Nanos::max();
+  const Nanos median = sorted[sorted.size() / 2];  // of every recent render, hitches included
+  const Nanos limit = memory > 0 ? scale(median, config_.estimate_hitch_ratio) : Nanos::max();
   const auto over = static_cast<std::size_t>(sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), limit));
   if (over > 0 && over <= static_cast<std::size_t>(std::max(config_.estimate_hitch_burst, 0))) {
     sorted.clear();
@@ -239,6 +240,15 @@ void AdaptivePolicy::update_render_estimates() {
                                               percentile_index(config_.mixed_lead_deep_percentile, deep_sorted.size()));
     std::nth_element(deep_sorted.begin(), at, deep_sorted.end());
     typical_lead_ = std::max(typical_lead_, *at + config_.present_margin);
+  }
+  // ... and, there, no longer than mixed_lead_ratio_queued x the median recent render (nor
+  // shorter than mixed_lead_percentile of the short history): a storm of long renders among
+  // short ones would otherwise plan every frame on the long ones, each short frame holding
+  // its present (the loop idling: the rate lost), for as long as they stay in the deep history.
+  if (config_.mixed_lead_ratio_queued > 0 && cadence_ == Cadence::mixed && latched() && config_.queued_presents) {
+    const Nanos cap = scale(median, config_.mixed_lead_ratio_queued) + config_.present_margin;
+    const Nanos floor = sorted[percentile_index(config_.mixed_lead_percentile, sorted.size())] + config_.present_margin;
+    typical_lead_ = std::max(floor, std::min(typical_lead_, cap));
   }
 }
 

@@ -128,6 +128,14 @@ struct AdaptiveConfig {
   /// a stutter). 0: off. 97 chosen on the tuning half and fresh sets A-D (96 and 98 met
   /// fewer rows in all) and confirmed on fresh set F (docs/results.md, issue 11's twelfth part).
   double mixed_lead_deep_percentile = 97;
+  /// ... and there no longer than this x the median of render_history (+ present_margin),
+  /// nor shorter than mixed_lead_percentile of it: a storm of long renders among short ones
+  /// (shader compilation: a third of the frames 3-10 x longer) put the deep history's p97 on
+  /// the long ones, and every short frame then held its present for them (the loop idling,
+  /// the rate lost) until they left the 128 renders of the deep history, long after the
+  /// storm. With the cap a long render is shown late (an animation error) or a vblank later.
+  /// 0: no cap.
+  double mixed_lead_ratio_queued = 0;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   /// 1: no margin, the loop runs at the rate its costs allow; more keeps a free display's
   /// long frames on time at the cost of rate (every frame waits). Was 1.07; 1.0 chosen on
@@ -370,7 +378,8 @@ struct AdaptiveConfig {
 /// outside [1, 32], pipeline_frames above 15, shallow_pipeline outside [1, 15], non-finite
 /// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1,
 /// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
-/// max_lag, a negative stall_lag or stall_catch_up_frames, vrr_ceiling_lead outside [0, 15].
+/// max_lag, a negative stall_lag or stall_catch_up_frames, vrr_ceiling_lead outside [0, 15],
+/// mixed_lead_ratio_queued neither 0 nor >= 1.
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
