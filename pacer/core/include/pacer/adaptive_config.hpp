@@ -134,8 +134,11 @@ struct AdaptiveConfig {
   /// the long ones, and every short frame then held its present for them (the loop idling,
   /// the rate lost) until they left the 128 renders of the deep history, long after the
   /// storm. With the cap a long render is shown late (an animation error) or a vblank later.
-  /// 0: no cap.
-  double mixed_lead_ratio_queued = 0;
+  /// 0: no cap. 2 (estimate_hitch_ratio's value: a render over it is a hitch) chosen on the
+  /// tuning half and fresh sets A-O (rows over five seeds 15753 -> 15765; 1.5, 2.5 and 3 met
+  /// 15737, 15761 and 15752) and confirmed on fresh set P (325 -> 325 rows: it has no storm;
+  /// docs/results.md, issue 11's twenty-third part).
+  double mixed_lead_ratio_queued = 2;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   /// 1: no margin, the loop runs at the rate its costs allow; more keeps a free display's
   /// long frames on time at the cost of rate (every frame waits). Was 1.07; 1.0 chosen on
