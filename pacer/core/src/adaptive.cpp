@@ -230,22 +230,23 @@ void AdaptivePolicy::update_render_estimates() {
     }
   }
   typical_lead_ = sorted[lead_at] + config_.present_margin;
-  // The mixed cadence on a FIFO queue: no shorter than mixed_lead_deep_percentile of the deep
-  // history, so a render that is common over the last deep_history frames but over the
-  // short history's percentile still makes its vblank (each miss is a period of animation
-  // error), without the short history's longest render, whose comings and goings move the
-  // plan by whole periods (a gap: a stutter).
-  if (config_.mixed_lead_deep_percentile > 0 && cadence_ == Cadence::mixed && latched() && config_.queued_presents) {
+  // The mixed cadence on a FIFO queue:
+  if (cadence_ != Cadence::mixed || !latched() || !config_.queued_presents) return;
+  // no shorter than mixed_lead_deep_percentile of the deep history, so a render that is
+  // common over the last deep_history frames but over the short history's percentile still
+  // makes its vblank (each miss is a period of animation error), without the short history's
+  // longest render, whose comings and goings move the plan by whole periods (a gap: a stutter);
+  if (config_.mixed_lead_deep_percentile > 0) {
     const auto at = deep_sorted.begin() + static_cast<std::ptrdiff_t>(
                                               percentile_index(config_.mixed_lead_deep_percentile, deep_sorted.size()));
     std::nth_element(deep_sorted.begin(), at, deep_sorted.end());
     typical_lead_ = std::max(typical_lead_, *at + config_.present_margin);
   }
-  // ... and, there, no longer than mixed_lead_ratio_queued x the median recent render (nor
-  // shorter than mixed_lead_percentile of the short history): a storm of long renders among
-  // short ones would otherwise plan every frame on the long ones, each short frame holding
-  // its present (the loop idling: the rate lost), for as long as they stay in the deep history.
-  if (config_.mixed_lead_ratio_queued > 0 && cadence_ == Cadence::mixed && latched() && config_.queued_presents) {
+  // and no longer than mixed_lead_ratio_queued x the median recent render (nor shorter than
+  // mixed_lead_percentile of the short history): a storm of long renders among short ones
+  // would otherwise plan every frame on the long ones, each short frame holding its present
+  // (the loop idling: the rate lost), for as long as they stay in the deep history.
+  if (config_.mixed_lead_ratio_queued > 0) {
     const Nanos cap = scale(median, config_.mixed_lead_ratio_queued) + config_.present_margin;
     const Nanos floor = sorted[percentile_index(config_.mixed_lead_percentile, sorted.size())] + config_.present_margin;
     typical_lead_ = std::max(floor, std::min(typical_lead_, cap));
