@@ -318,6 +318,13 @@ TEST(Vrr, ConfigIsValidated) {
   EXPECT_THROW(validate(c), std::invalid_argument);
   c.vrr_ceiling_lead = 16;
   EXPECT_THROW(validate(c), std::invalid_argument);
+  c = AdaptiveConfig{};
+  c.vrr_noise_sigmas = -0.5;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c.vrr_noise_sigmas = 11;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c.vrr_noise_sigmas = 0;
+  EXPECT_NO_THROW(validate(c));
 }
 
 TEST(Vrr, APileOfLateFramesIsCaughtUpUpToMaxPileLagAndAStallIsStillDropped) {
@@ -413,6 +420,50 @@ TEST(Vrr, TheIntervalFollowsTheMeanCostSoRoutineVariationIsNoOverload) {
   EXPECT_GT(trimmed.widens, 20);
   EXPECT_EQ(plain.widens, 0);
   EXPECT_LT(plain.gap_ms, trimmed.gap_ms - 0.4) << "the widened stretches cost rate";
+}
+
+TEST(Vrr, NoiseAroundTheMeanIsNoLevelShiftARealShiftStillIs) {
+  // Renders uniform in 10-17 ms (about bench/compare's straddle-144 shape: within the
+  // panel's range) on the precise waiter. The interval is the window's mean, so the median of
+  // the last five frames is over it about half the time: without the noise margin that reads
+  // as a level shift whenever three of four frames run late, widens, and the wider interval
+  // is held until follow_cost comes back a window later (measured: 384 widens, a frame every
+  // 17.35 ms). With vrr_noise_sigmas 1.5 the median or mean must sit over the interval by 1.5
+  // standard errors of the window's spread (239 widens, 16.51 ms); with 3 hardly ever (a
+  // handful, 16.18 ms). A real shift, 8 ms to 20 ms, still widens within 8 frames.
+  std::vector<Nanos> load(3600);
+  for (std::size_t i = 0; i < load.size(); ++i) load[i] = from_ms(10.0 + 7.0 * draw(static_cast<std::int64_t>(i)));
+  SimOptions opt = vrr_48_144();
+  opt.waiter = WaiterKind::precise;
+  opt.seed = 7;
+  struct Result {
+    double gap_ms;
+    std::ptrdiff_t widens;
+  };
+  const auto measure = [&](double sigmas) {
+    AdaptiveConfig cfg = config_for(opt);
+    cfg.vrr_noise_sigmas = sigmas;
+    AdaptivePolicy p{cfg, step_5()};
+    const Traced t = run(p, opt, load);
+    return Result{mean_gap_ms(t.run, 60, load.size()), std::count(t.transitions.begin(), t.transitions.end(), T::widen)};
+  };
+  const Result off = measure(0);
+  const Result on = measure(1.5);
+  EXPECT_GT(off.widens, 100);
+  EXPECT_LT(on.widens, off.widens * 2 / 3);
+  EXPECT_LT(on.gap_ms, off.gap_ms - 0.5) << "the widened stretches cost rate";
+  const Result strict = measure(3);
+  EXPECT_LT(strict.widens, 10) << "three standard errors: hardly ever by noise";
+  EXPECT_LT(strict.gap_ms, on.gap_ms);
+
+  AdaptiveConfig cfg = config_for(vrr_48_144());
+  cfg.vrr_noise_sigmas = 1.5;
+  AdaptivePolicy p{cfg, step_5()};
+  std::vector<Nanos> interval_at;
+  SimCosts costs{[](std::int64_t f) { return f < 300 ? 8_ms : 20_ms; }, [](std::int64_t, std::int64_t) { return 500_us; }};
+  simulate(p, costs, 400, vrr_48_144(), [&](const FrameRecord&) { interval_at.push_back(p.interval()); });
+  EXPECT_LT(interval_at[299], 11_ms);
+  EXPECT_GE(interval_at[308], 20_ms) << "widened within 8 frames of the change";
 }
 
 namespace {

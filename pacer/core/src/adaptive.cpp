@@ -351,7 +351,24 @@ bool AdaptivePolicy::level_shift() const {
   const std::size_t m = std::min({n, size, last.size()});
   for (std::size_t i = 1; i <= m; ++i) last[i - 1] = busy_ring_[(busy_next_ + size - i) % size];
   std::nth_element(last.begin(), last.begin() + static_cast<std::ptrdiff_t>(m / 2), last.begin() + static_cast<std::ptrdiff_t>(m));
-  return scale(last[m / 2], widen_margin()) > interval_;
+  return scale(last[m / 2], widen_margin()) > interval_ + noise_margin(m);
+}
+
+Nanos AdaptivePolicy::noise_margin(std::size_t n) const {
+  // VRR: the interval is the window's mean cost, so a recent median or mean over it is as
+  // often noise as a change. Their standard error, from a robust spread of the window's busy
+  // times (1.4826 x the median absolute deviation: the sigma of normal noise, which hitches
+  // hardly move), over sqrt(n), x vrr_noise_sigmas.
+  if (cadence_ != Cadence::free || config_.vrr_noise_sigmas <= 0 || busy_ring_.size() < 2 || n == 0) return Nanos::zero();
+  std::vector<Nanos>& v = noise_scratch_;  // reused: no allocation per frame
+  v.assign(busy_ring_.begin(), busy_ring_.end());
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  const Nanos median = *mid;
+  for (Nanos& b : v) b = b > median ? b - median : median - b;
+  std::nth_element(v.begin(), mid, v.end());
+  const double sigma = 1.4826 * static_cast<double>(mid->count());
+  return Nanos{static_cast<std::int64_t>(config_.vrr_noise_sigmas * sigma / std::sqrt(static_cast<double>(n)))};
 }
 
 Nanos AdaptivePolicy::recent_busy_mean(std::size_t n) const {
@@ -747,12 +764,14 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) 
   const int recent = recent_misses();
   // A queue absorbs costs that vary around the interval, not a mean above it: when the
   // recent frames (the longest left out) cost more than the interval on average, the
-  // pushes will not stop by themselves.
+  // pushes will not stop by themselves. On VRR, where the interval is the mean, by more than
+  // noise (noise_margin; as for level_shift).
   const auto overload_window = static_cast<std::size_t>(config_.overload_window);
   // Misses alone do not tell a burst of long frames from a lasting change: the recent median
   // cost must need a wider interval too (level_shift); a burst leaves the median where it was.
   const bool lasting_misses = recent >= std::max(config_.misses_to_widen, 1) && level_shift();
-  const bool overloaded = recent_busy_mean(overload_window) > interval_;
+  const bool overloaded =
+      recent_busy_mean(overload_window) > interval_ + noise_margin(std::min(overload_window, busy_ring_.size()));
   if (!lasting_misses && !overloaded) return std::nullopt;
   // The lasting level is the cheapest of the missing frames (a hitch among them is not).
   // A miss under an overload alone may be that one hitch: the level is then the overload's,

@@ -167,12 +167,16 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// VRR: follow the mean cost (Cadence::free).
   std::optional<Decision> decide_vrr() const;
   /// The median busy time of the last level_window frames x widen_factor exceeds the
-  /// interval: the frames missing are the level, not a burst (true when level_window is 0).
+  /// interval (on VRR by more than noise_margin): the frames missing are the level, not a
+  /// burst (true when level_window is 0).
   bool level_shift() const;
   /// The margin a widen puts over the cost: widen_factor; on VRR vrr_margin (a frame over
   /// the interval there is shown when ready, a little late, not a whole period late).
   double widen_margin() const { return cadence_ == Cadence::free ? config_.vrr_margin : config_.widen_factor; }
   std::optional<Decision> decide_widen(bool miss) const;
+  /// VRR: how far a mean or median of n recent busy times may sit over the interval (the
+  /// window's mean) by noise alone: vrr_noise_sigmas standard errors (0 elsewhere or when off).
+  Nanos noise_margin(std::size_t n) const;
   std::optional<Decision> decide_forgive();
   std::optional<Decision> decide_shrink() const;
   void apply(const Decision& d, std::int64_t frame);
@@ -257,6 +261,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   std::size_t deep_next_ = 0;
   Nanos deep_lead_{0};
   std::vector<Nanos> sorted_renders_, sorted_deep_;  ///< scratch for the estimates (kept: no allocation per frame)
+  mutable std::vector<Nanos> noise_scratch_;          ///< scratch for noise_margin
   Nanos typical_lead_{0};
   Nanos longest_lead_{0};    ///< the longest render the estimates keep + present_margin
   std::vector<Nanos> busy_ring_;

@@ -315,6 +315,16 @@ struct AdaptiveConfig {
   /// (0.2: 14857 rows, 0.1: 14917, 0.05: 14930, 0: 14948) and was confirmed on set N
   /// (docs/results.md, issue 11's twentieth part).
   double vrr_trim = 0;
+  /// VRR: a widen needs the recent cost over the interval by more than noise. The interval
+  /// is the window's mean cost, so about half the frames run over it and the median of the
+  /// last level_window (or the mean of the last overload_window) is over it half the time:
+  /// on widely varying costs (renders uniform in 10-17 ms, say) that read as a level shift or
+  /// an overload every few dozen frames, widened, and the wider interval held until
+  /// follow_cost came back a window later, at 5-12% of the rate. With this > 0 the median or
+  /// mean must exceed the interval by this many of its standard errors (a robust sigma of the
+  /// window's busy times, 1.4826 x their median absolute deviation, over sqrt(n) for n
+  /// frames); a real level shift passes at once, steady noise does not. 0: off.
+  double vrr_noise_sigmas = 0;
   /// VRR: the interval follows the cost when it would move by more than mixed_follow; below
   /// the panel's minimum rate (interval > vrr_max_period, where the panel repeats frames at
   /// a multiple of the frame rate it predicts from the recent intervals) only by more than
@@ -382,7 +392,7 @@ struct AdaptiveConfig {
 /// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1,
 /// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
 /// max_lag, a negative stall_lag or stall_catch_up_frames, vrr_ceiling_lead outside [0, 15],
-/// mixed_lead_ratio_queued neither 0 nor >= 1.
+/// mixed_lead_ratio_queued neither 0 nor >= 1, vrr_noise_sigmas outside [0, 10].
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
