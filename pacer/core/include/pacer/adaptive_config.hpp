@@ -323,8 +323,12 @@ struct AdaptiveConfig {
   /// follow_cost came back a window later, at 5-12% of the rate. With this > 0 the median or
   /// mean must exceed the interval by this many of its standard errors (a robust sigma of the
   /// window's busy times, 1.4826 x their median absolute deviation, over sqrt(n) for n
-  /// frames); a real level shift passes at once, steady noise does not. 0: off.
-  double vrr_noise_sigmas = 0;
+  /// frames); a real level shift passes at once, steady noise does not. 0: off. 1.5 chosen
+  /// on the tuning half and sets A-P (rows over five seeds 16090 -> 16099; 1, 1.25, 2 and 3
+  /// met 16095, 16100, 16098 and 16083; it trades rate on widely varying costs against a few
+  /// more late frames on uncapped captures) and confirmed, weakly, on set Q: 269 -> 269 rows
+  /// (docs/results.md, issue 11's twenty-fourth part).
+  double vrr_noise_sigmas = 1.5;
   /// VRR: the interval follows the cost when it would move by more than mixed_follow; below
   /// the panel's minimum rate (interval > vrr_max_period, where the panel repeats frames at
   /// a multiple of the frame rate it predicts from the recent intervals) only by more than
