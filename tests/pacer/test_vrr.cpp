@@ -61,6 +61,27 @@ Traced run_hold_budget(const std::vector<Nanos>& load, double budget, bool* belo
   return t;
 }
 
+/// The mean gap (frames 60 on) and the widens of 3600 renders uniform in [lo_ms, lo_ms +
+/// span_ms) (bench/compare's draws at seed 7) on VRR 48-144 with the precise waiter, with
+/// `tweak` applied to the config.
+struct GapAndWidens {
+  double gap_ms;
+  std::ptrdiff_t widens;
+};
+template <class Tweak>
+GapAndWidens uniform_on_vrr(double lo_ms, double span_ms, Tweak tweak) {
+  std::vector<Nanos> load(3600);
+  for (std::size_t i = 0; i < load.size(); ++i) load[i] = from_ms(lo_ms + span_ms * draw(static_cast<std::int64_t>(i)));
+  SimOptions opt = vrr_48_144();
+  opt.waiter = WaiterKind::precise;
+  opt.seed = 7;
+  AdaptiveConfig cfg = config_for(opt);
+  tweak(cfg);
+  AdaptivePolicy p{cfg, step_5()};
+  const Traced t = run(p, opt, load);
+  return {mean_gap_ms(t.run, 60, load.size()), std::count(t.transitions.begin(), t.transitions.end(), T::widen)};
+}
+
 }  // namespace
 
 TEST(Vrr, FitToDisplayMarksTheKindAndTheRange) {
@@ -401,26 +422,15 @@ TEST(Vrr, TheIntervalFollowsTheMeanCostSoRoutineVariationIsNoOverload) {
   // margin (vrr_noise_sigmas 0), which since issue 11's twenty-fourth part keeps such
   // variation from widening either way (then the trimmed mean runs a little faster: a frame
   // every 38.58 ms against 39.00; the trim stays 0 until the sets say otherwise).
-  std::vector<Nanos> load(3600);
-  for (std::size_t i = 0; i < load.size(); ++i) load[i] = from_ms(30.0 + 4.0 * draw(static_cast<std::int64_t>(i)));
-  SimOptions opt = vrr_48_144();
-  opt.waiter = WaiterKind::precise;
-  opt.seed = 7;
-  struct Result {
-    double gap_ms;
-    std::ptrdiff_t widens;
-  };
-  const auto measure = [&](double trim) {
-    AdaptiveConfig cfg = config_for(opt);
-    cfg.vrr_trim = trim;
-    cfg.vrr_noise_sigmas = 0;
-    AdaptivePolicy p{cfg, step_5()};
-    const Traced t = run(p, opt, load);
-    return Result{mean_gap_ms(t.run, 60, load.size()), std::count(t.transitions.begin(), t.transitions.end(), T::widen)};
+  const auto measure = [](double trim) {
+    return uniform_on_vrr(30.0, 4.0, [trim](AdaptiveConfig& c) {
+      c.vrr_trim = trim;
+      c.vrr_noise_sigmas = 0;
+    });
   };
   EXPECT_EQ(AdaptiveConfig{}.vrr_trim, 0.0);
-  const Result trimmed = measure(0.1);
-  const Result plain = measure(AdaptiveConfig{}.vrr_trim);
+  const GapAndWidens trimmed = measure(0.1);
+  const GapAndWidens plain = measure(AdaptiveConfig{}.vrr_trim);
   EXPECT_GT(trimmed.widens, 20);
   EXPECT_EQ(plain.widens, 0);
   EXPECT_LT(plain.gap_ms, trimmed.gap_ms - 0.4) << "the widened stretches cost rate";
@@ -435,28 +445,15 @@ TEST(Vrr, NoiseAroundTheMeanIsNoLevelShiftARealShiftStillIs) {
   // 17.35 ms). With vrr_noise_sigmas 1.5 the median or mean must sit over the interval by 1.5
   // standard errors of the window's spread (239 widens, 16.51 ms); with 3 hardly ever (a
   // handful, 16.18 ms). A real shift, 8 ms to 20 ms, still widens within 8 frames.
-  std::vector<Nanos> load(3600);
-  for (std::size_t i = 0; i < load.size(); ++i) load[i] = from_ms(10.0 + 7.0 * draw(static_cast<std::int64_t>(i)));
-  SimOptions opt = vrr_48_144();
-  opt.waiter = WaiterKind::precise;
-  opt.seed = 7;
-  struct Result {
-    double gap_ms;
-    std::ptrdiff_t widens;
+  const auto measure = [](double sigmas) {
+    return uniform_on_vrr(10.0, 7.0, [sigmas](AdaptiveConfig& c) { c.vrr_noise_sigmas = sigmas; });
   };
-  const auto measure = [&](double sigmas) {
-    AdaptiveConfig cfg = config_for(opt);
-    cfg.vrr_noise_sigmas = sigmas;
-    AdaptivePolicy p{cfg, step_5()};
-    const Traced t = run(p, opt, load);
-    return Result{mean_gap_ms(t.run, 60, load.size()), std::count(t.transitions.begin(), t.transitions.end(), T::widen)};
-  };
-  const Result off = measure(0);
-  const Result on = measure(1.5);
+  const GapAndWidens off = measure(0);
+  const GapAndWidens on = measure(1.5);
   EXPECT_GT(off.widens, 100);
   EXPECT_LT(on.widens, off.widens * 2 / 3);
   EXPECT_LT(on.gap_ms, off.gap_ms - 0.5) << "the widened stretches cost rate";
-  const Result strict = measure(3);
+  const GapAndWidens strict = measure(3);
   EXPECT_LT(strict.widens, 10) << "three standard errors: hardly ever by noise";
   EXPECT_LT(strict.gap_ms, on.gap_ms);
 
