@@ -318,12 +318,13 @@ struct AdaptiveConfig {
   /// VRR: a widen needs the recent cost over the interval by more than noise. The interval
   /// is the window's mean cost, so about half the frames run over it and the median of the
   /// last level_window (or the mean of the last overload_window) is over it half the time:
-  /// on widely varying costs (renders uniform in 10-17 ms, say) that read as a level shift or
-  /// an overload every few dozen frames, widened, and the wider interval held until
-  /// follow_cost came back a window later, at 5-12% of the rate. With this > 0 the median or
-  /// mean must exceed the interval by this many of its standard errors (a robust sigma of the
-  /// window's busy times, 1.4826 x their median absolute deviation, over sqrt(n) for n
-  /// frames); a real level shift passes at once, steady noise does not. 0: off. 1.5 chosen
+  /// on widely varying costs (renders uniform in 9-15 ms, say) that read as a level shift or
+  /// an overload every 10-30 frames, widened, and the wider interval held until follow_cost
+  /// came back a window later: the interval sat 10-12% over the mean cost. With this > 0
+  /// the median or mean must exceed the interval by this many of its standard errors (a
+  /// robust sigma of the window's busy times, 1.4826 x their median absolute deviation, over
+  /// sqrt(n) for n frames); a real level shift passes at once, steady noise does not (test
+  /// Vrr.NoiseAroundTheMeanIsNoLevelShiftARealShiftStillIs). 0: off. 1.5 chosen
   /// on the tuning half and sets A-P (rows over five seeds 16090 -> 16099; 1, 1.25, 2 and 3
   /// met 16095, 16100, 16098 and 16083; it trades rate on widely varying costs against a few
   /// more late frames on uncapped captures) and confirmed, weakly, on set Q: 269 -> 269 rows
