@@ -408,16 +408,10 @@ TEST(StateMachine, ALastingIncreaseWidensPromptly) {
   AdaptiveConfig cfg = config_for(fifo_100());
   cfg.mixed_cadence_loss = 0;
   AdaptivePolicy p{cfg, step_5()};
-  const std::vector<Nanos> load = step_load(400, 3_ms, 200, 26_ms);
-  std::vector<Nanos> interval_at(load.size());
-  SimCosts costs{[load](std::int64_t f) { return load[static_cast<std::size_t>(f)]; },
-                 [](std::int64_t, std::int64_t) { return 500_us; }};
-  std::size_t i = 0;
-  simulate(p, costs, static_cast<std::int64_t>(load.size()), fifo_100(),
-           [&](const FrameRecord&) { interval_at[i++] = p.interval(); });
+  const std::vector<Nanos> interval_at = run(p, fifo_100(), step_load(400, 3_ms, 200, 26_ms)).intervals;
   EXPECT_EQ(interval_at[199], period);
   EXPECT_GE(interval_at[206], 30_ms) << "widened within 6 frames";
-  for (std::size_t f = 220; f < load.size(); ++f) EXPECT_GE(interval_at[f], 30_ms) << f;
+  for (std::size_t f = 220; f < interval_at.size(); ++f) EXPECT_GE(interval_at[f], 30_ms) << f;
 }
 
 TEST(StateMachine, ShrinkOnePeriodAtATimeAfterTheHold) {

@@ -231,12 +231,7 @@ TEST(Vrr, BelowTheMinimumRateTheIntervalIsSteadierAndARepeatIsNoMiss) {
   std::vector<Nanos> load = step_load(1500, 30_ms, 500, 31500_us);
   for (std::size_t i = 1000; i < load.size(); ++i) load[i] = 38_ms;
   AdaptivePolicy p{config_for(vrr_48_144()), step_5()};
-  std::vector<Nanos> interval_at(load.size());
-  SimCosts costs{[load](std::int64_t f) { return load[static_cast<std::size_t>(f)]; },
-                 [](std::int64_t, std::int64_t) { return 500_us; }};
-  std::size_t i = 0;
-  simulate(p, costs, static_cast<std::int64_t>(load.size()), vrr_48_144(),
-           [&](const FrameRecord&) { interval_at[i++] = p.interval(); });
+  const std::vector<Nanos> interval_at = run(p, vrr_48_144(), load).intervals;
   ASSERT_GT(interval_at[490], p.config().vrr_max_period);
   EXPECT_EQ(interval_at[990], interval_at[490]) << "a 5% move below the range is not followed";
   EXPECT_GT(interval_at[1490], scale(interval_at[490], 1.15)) << "a 25% move is";
@@ -255,24 +250,14 @@ TEST(Vrr, ALastingIncreaseWidensPromptlyAHitchBurstDoesNot) {
   // widen to their cost: the interval follows the window's mean with them in it
   // (follow_cost, about 2 ms more for a window), then the cost again.
   AdaptivePolicy p{config_for(vrr_48_144()), step_5()};
-  const std::vector<Nanos> load = step_load(400, 8_ms, 300, 20_ms);
-  std::vector<Nanos> interval_at(load.size());
-  SimCosts costs{[load](std::int64_t f) { return load[static_cast<std::size_t>(f)]; },
-                 [](std::int64_t, std::int64_t) { return 500_us; }};
-  std::size_t i = 0;
-  simulate(p, costs, static_cast<std::int64_t>(load.size()), vrr_48_144(),
-           [&](const FrameRecord&) { interval_at[i++] = p.interval(); });
+  const std::vector<Nanos> interval_at = run(p, vrr_48_144(), step_load(400, 8_ms, 300, 20_ms)).intervals;
   EXPECT_LT(interval_at[299], 11_ms);
   EXPECT_GE(interval_at[308], 20_ms) << "widened within 8 frames of the change";
 
   std::vector<Nanos> burst(400, 8_ms);
   burst[300] = burst[301] = 40_ms;
   AdaptivePolicy q{config_for(vrr_48_144()), step_5()};
-  SimCosts burst_costs{[burst](std::int64_t f) { return burst[static_cast<std::size_t>(f)]; },
-                       [](std::int64_t, std::int64_t) { return 500_us; }};
-  std::vector<Nanos> burst_interval;
-  simulate(q, burst_costs, static_cast<std::int64_t>(burst.size()), vrr_48_144(),
-           [&](const FrameRecord&) { burst_interval.push_back(q.interval()); });
+  const std::vector<Nanos> burst_interval = run(q, vrr_48_144(), burst).intervals;
   for (std::size_t f = 295; f < burst.size(); ++f) EXPECT_LT(burst_interval[f], 12_ms) << f;
   EXPECT_LT(burst_interval[340], 9200_us) << "back to the cost a window after the burst";
 }
@@ -298,10 +283,7 @@ TEST(Vrr, AMissUnderAnOverloadWidensToTheOverloadNotToTheHitch) {
   AdaptiveConfig cfg = config_for(opt);
   cfg.vrr_trim = 0.1;
   AdaptivePolicy p{cfg, step_5()};
-  std::vector<Nanos> interval_at;
-  SimCosts costs{[load](std::int64_t f) { return load[static_cast<std::size_t>(f)]; },
-                 [](std::int64_t, std::int64_t) { return 500_us; }};
-  simulate(p, costs, static_cast<std::int64_t>(load.size()), opt, [&](const FrameRecord&) { interval_at.push_back(p.interval()); });
+  const std::vector<Nanos> interval_at = run(p, opt, load).intervals;
   ASSERT_EQ(interval_at.size(), load.size());
   const Nanos widest = *std::max_element(interval_at.begin() + 60, interval_at.end());
   EXPECT_LT(widest, 20_ms) << "a widen to a long render's cost";
@@ -460,9 +442,7 @@ TEST(Vrr, NoiseAroundTheMeanIsNoLevelShiftARealShiftStillIs) {
   AdaptiveConfig cfg = config_for(vrr_48_144());
   cfg.vrr_noise_sigmas = 1.5;
   AdaptivePolicy p{cfg, step_5()};
-  std::vector<Nanos> interval_at;
-  SimCosts costs{[](std::int64_t f) { return f < 300 ? 8_ms : 20_ms; }, [](std::int64_t, std::int64_t) { return 500_us; }};
-  simulate(p, costs, 400, vrr_48_144(), [&](const FrameRecord&) { interval_at.push_back(p.interval()); });
+  const std::vector<Nanos> interval_at = run(p, vrr_48_144(), step_load(400, 8_ms, 300, 20_ms)).intervals;
   EXPECT_LT(interval_at[299], 11_ms);
   EXPECT_GE(interval_at[308], 20_ms) << "widened within 8 frames of the change";
 }

@@ -22,6 +22,7 @@ struct Traced {
   pacer::SimRun run;  ///< with every record
   std::vector<pacer::AdaptivePolicy::Transition> transitions;  ///< each change of decision, in order
   std::vector<pacer::AdaptivePolicy::Cadence> cadences;        ///< the cadence after each frame
+  std::vector<pacer::Nanos> intervals;                         ///< the interval after each frame
   bool saw(pacer::AdaptivePolicy::Transition t) const {
     for (const auto x : transitions)
       if (x == t) return true;
@@ -45,6 +46,7 @@ inline Traced run(pacer::AdaptivePolicy& p, const pacer::SimOptions& opt, const 
       last = d;
     }
     out.cadences.push_back(p.cadence());
+    out.intervals.push_back(p.interval());
     records.push_back(r);
   });
   out.run.records = std::move(records);
