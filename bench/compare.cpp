@@ -346,6 +346,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "max_pile_lag_ms") c.max_pile_lag = ms();
   else if (name == "stall_lag_ms") c.stall_lag = ms();
   else if (name == "stall_catch_up_frames") c.stall_catch_up_frames = static_cast<int>(v);
+  else if (name == "stall_run_lag_ms") c.stall_run_lag = ms();
   else if (name == "mixed_follow") c.mixed_follow = v;
   else if (name == "mixed_lead_percentile_queued") c.mixed_lead_percentile_queued = v;
   else if (name == "mixed_lead_deep_percentile") c.mixed_lead_deep_percentile = v;

@@ -628,6 +628,20 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // A stall: what is left of its lag is caught up within stall_catch_up_frames frames.
   if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag)
     stall_left_ = config_.stall_catch_up_frames;
+  // VRR: a run of late frames, misses_to_widen or more one after another (a lasting
+  // change's mark, as the widen rule reads it; hitches in a burst come and go), that piled
+  // up stall_run_lag: the same, once the run ends (elsewhere the catch-up pace is slow
+  // enough to be no animation error worth the name).
+  if (static_cast<double>(added.count()) >= config_.catch_up_late * static_cast<double>(interval_.count())) {
+    run_add_ += added;
+    ++run_frames_;
+  } else {
+    if (vrr() && config_.stall_catch_up_frames > 0 && config_.stall_run_lag > Nanos::zero() &&
+        run_frames_ >= std::max(config_.misses_to_widen, 1) && run_add_ >= config_.stall_run_lag && stall_left_ == 0)
+      stall_left_ = config_.stall_catch_up_frames;
+    run_add_ = Nanos::zero();
+    run_frames_ = 0;
+  }
   if (stall_left_ > 0) {
     // No faster than the step cap lets a frame simulate (it would drop the rest as debt):
     // then the stall takes more frames.

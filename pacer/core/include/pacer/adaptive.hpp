@@ -234,6 +234,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   bool off_thread_ = false;  ///< renders run on a render thread (set_render_off_thread)
   Nanos render_free_{0};     ///< off thread: when the render thread is expected to be done with the current frame
   int stall_left_ = 0;       ///< frames left to catch a stall's lag up in
+  Nanos run_add_{0};         ///< lag added by the current run of late frames (stall_run_lag)
+  int run_frames_ = 0;       ///< late frames in that run
   Nanos lag_{0};             ///< the world shown runs this far behind the display (late frames)
   // The catch-up's pace (absorb_lag): bursts of late frames, how often, how much lag.
   Nanos last_late_{Nanos::min()};  ///< when the last late frame was shown (min: none yet)

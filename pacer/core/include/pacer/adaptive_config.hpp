@@ -210,6 +210,17 @@ struct AdaptiveConfig {
   /// docs/results.md, issue 11's nineteenth part).
   Nanos stall_lag{100'000'000};
   int stall_catch_up_frames = 3;
+  /// ... and so is a run of late frames (each adding catch_up_late x the interval of lag or
+  /// more, one after another) that adds this much or more in all: a lasting change of cost
+  /// (a level loads heavier) misses several frames before the interval widens, and its lag
+  /// is caught up within stall_catch_up_frames frames once the run ends, rather than over
+  /// seconds at the catch-up pace (an error in each of hundreds of frames). VRR only, and
+  /// the run must be misses_to_widen frames or longer (hitches in a burst come and go);
+  /// elsewhere the pace is slow enough to be no error worth the name. 0: off, the default:
+  /// on the tuning half and fresh sets A-Q (five seeds) 80 ms met 2 rows fewer than off (a
+  /// shader storm's runs of hitches jump), 50 ms 9 fewer; without the run length, VRR only,
+  /// 8 and 35 fewer; on every display, 50 ms 87 fewer (issue 11's twenty-fifth part).
+  Nanos stall_run_lag{0};
   /// ... and, for a larger lag, fast enough to be back on time within about this long
   /// (lag x interval / catch_up_within per frame, an exponential approach), on displays
   /// other than VRR (fixed refresh, immediate: vrr_catch_up_within there). 0: no such bound,
@@ -396,8 +407,9 @@ struct AdaptiveConfig {
 /// outside [1, 32], pipeline_frames above 15, shallow_pipeline outside [1, 15], non-finite
 /// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1,
 /// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
-/// max_lag, a negative stall_lag or stall_catch_up_frames, vrr_ceiling_lead outside [0, 15],
-/// mixed_lead_ratio_queued neither 0 nor >= 1, vrr_noise_sigmas outside [0, 10].
+/// max_lag, a negative stall_lag, stall_run_lag or stall_catch_up_frames, vrr_ceiling_lead
+/// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, vrr_noise_sigmas outside
+/// [0, 10].
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
