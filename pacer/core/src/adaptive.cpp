@@ -340,7 +340,7 @@ Nanos AdaptivePolicy::trimmed_mean_busy() const {
   return sum / static_cast<std::int64_t>(keep);
 }
 
-bool AdaptivePolicy::level_shift() const {
+bool AdaptivePolicy::level_shift(double sigma) const {
   if (config_.level_window <= 0) return true;
   const auto n = static_cast<std::size_t>(config_.level_window);
   if (busy_ring_.empty()) return true;  // nothing to tell by: the miss count decides
@@ -351,15 +351,14 @@ bool AdaptivePolicy::level_shift() const {
   const std::size_t m = std::min({n, size, last.size()});
   for (std::size_t i = 1; i <= m; ++i) last[i - 1] = busy_ring_[(busy_next_ + size - i) % size];
   std::nth_element(last.begin(), last.begin() + static_cast<std::ptrdiff_t>(m / 2), last.begin() + static_cast<std::ptrdiff_t>(m));
-  return scale(last[m / 2], widen_margin()) > interval_ + noise_margin(m);
+  return scale(last[m / 2], widen_margin()) > interval_ + noise_margin(m, sigma);
 }
 
-Nanos AdaptivePolicy::noise_margin(std::size_t n) const {
+double AdaptivePolicy::noise_sigma() const {
   // VRR: the interval is the window's mean cost, so a recent median or mean over it is as
-  // often noise as a change. Their standard error, from a robust spread of the window's busy
-  // times (1.4826 x the median absolute deviation: the sigma of normal noise, which hitches
-  // hardly move), over sqrt(n), x vrr_noise_sigmas.
-  if (cadence_ != Cadence::free || config_.vrr_noise_sigmas <= 0 || busy_ring_.size() < 2 || n == 0) return Nanos::zero();
+  // often noise as a change. A robust spread of the window's busy times: 1.4826 x their
+  // median absolute deviation (the sigma of normal noise, which hitches hardly move).
+  if (cadence_ != Cadence::free || config_.vrr_noise_sigmas <= 0 || busy_ring_.size() < 2) return 0.0;
   std::vector<Nanos>& v = noise_scratch_;  // reused: no allocation per frame
   v.assign(busy_ring_.begin(), busy_ring_.end());
   const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
@@ -367,7 +366,12 @@ Nanos AdaptivePolicy::noise_margin(std::size_t n) const {
   const Nanos median = *mid;
   for (Nanos& b : v) b = b > median ? b - median : median - b;
   std::nth_element(v.begin(), mid, v.end());
-  const double sigma = 1.4826 * static_cast<double>(mid->count());
+  return 1.4826 * static_cast<double>(mid->count());
+}
+
+Nanos AdaptivePolicy::noise_margin(std::size_t n, double sigma) const {
+  // The standard error of a mean or median of n busy times: sigma over sqrt(n), x vrr_noise_sigmas.
+  if (sigma <= 0 || n == 0) return Nanos::zero();
   return Nanos{static_cast<std::int64_t>(config_.vrr_noise_sigmas * sigma / std::sqrt(static_cast<double>(n)))};
 }
 
@@ -552,7 +556,7 @@ void AdaptivePolicy::note_lag(Nanos shown, Nanos added) {
   // (its late frames and any small lateness after them), and the time between the starts,
   // are averaged (the newest weighing half) to pace the catch-up.
   const auto average = [](Nanos mean, Nanos sample) { return mean > Nanos::zero() ? (mean + sample) / 2 : sample; };
-  const bool late = static_cast<double>(added.count()) >= config_.catch_up_late * static_cast<double>(interval_.count());
+  const bool late = late_frame(added);
   if (late && (last_late_ == Nanos::min() || shown - last_late_ >= config_.catch_up_burst)) {
     if (last_late_ != Nanos::min()) {
       late_spacing_ = average(late_spacing_, shown - burst_start_);
@@ -632,7 +636,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // change's mark, as the widen rule reads it; hitches in a burst come and go), that piled
   // up stall_run_lag: the same, once the run ends (elsewhere the catch-up pace is slow
   // enough to be no animation error worth the name).
-  if (static_cast<double>(added.count()) >= config_.catch_up_late * static_cast<double>(interval_.count())) {
+  if (late_frame(added)) {
     run_add_ += added;
     ++run_frames_;
   } else {
@@ -783,9 +787,10 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) 
   const auto overload_window = static_cast<std::size_t>(config_.overload_window);
   // Misses alone do not tell a burst of long frames from a lasting change: the recent median
   // cost must need a wider interval too (level_shift); a burst leaves the median where it was.
-  const bool lasting_misses = recent >= std::max(config_.misses_to_widen, 1) && level_shift();
+  const double sigma = noise_sigma();  // once for both tests
+  const bool lasting_misses = recent >= std::max(config_.misses_to_widen, 1) && level_shift(sigma);
   const bool overloaded =
-      recent_busy_mean(overload_window) > interval_ + noise_margin(std::min(overload_window, busy_ring_.size()));
+      recent_busy_mean(overload_window) > interval_ + noise_margin(std::min(overload_window, busy_ring_.size()), sigma);
   if (!lasting_misses && !overloaded) return std::nullopt;
   // The lasting level is the cheapest of the missing frames (a hitch among them is not).
   // A miss under an overload alone may be that one hitch: the level is then the overload's,

@@ -150,6 +150,11 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// never before the shown time + a period, never before a late queue's floor.
   void plan_next_frame();
   void absorb_lag(Nanos shown);
+  /// A late frame, for the catch-up's bursts and runs: one that added catch_up_late x the
+  /// interval of lag or more.
+  bool late_frame(Nanos added) const {
+    return static_cast<double>(added.count()) >= config_.catch_up_late * static_cast<double>(interval_.count());
+  }
   /// Books lag `added` at `shown` into the bursts of late frames that pace the catch-up.
   void note_lag(Nanos shown, Nanos added);
   /// Within how long the lag is to be back on time: vrr_catch_up_within on VRR,
@@ -167,16 +172,19 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// VRR: follow the mean cost (Cadence::free).
   std::optional<Decision> decide_vrr() const;
   /// The median busy time of the last level_window frames x widen_factor exceeds the
-  /// interval (on VRR by more than noise_margin): the frames missing are the level, not a
-  /// burst (true when level_window is 0).
-  bool level_shift() const;
+  /// interval (on VRR by more than noise_margin, from noise_sigma's `sigma`): the frames
+  /// missing are the level, not a burst (true when level_window is 0).
+  bool level_shift(double sigma) const;
   /// The margin a widen puts over the cost: widen_factor; on VRR vrr_margin (a frame over
   /// the interval there is shown when ready, a little late, not a whole period late).
   double widen_margin() const { return cadence_ == Cadence::free ? config_.vrr_margin : config_.widen_factor; }
   std::optional<Decision> decide_widen(bool miss) const;
-  /// VRR: how far a mean or median of n recent busy times may sit over the interval (the
-  /// window's mean) by noise alone: vrr_noise_sigmas standard errors (0 elsewhere or when off).
-  Nanos noise_margin(std::size_t n) const;
+  /// VRR: the spread of the window's busy times, a robust sigma in ns (0 elsewhere or when
+  /// vrr_noise_sigmas is off).
+  double noise_sigma() const;
+  /// How far a mean or median of n recent busy times may sit over the interval (the
+  /// window's mean) by noise alone: vrr_noise_sigmas standard errors of `sigma`.
+  Nanos noise_margin(std::size_t n, double sigma) const;
   std::optional<Decision> decide_forgive();
   std::optional<Decision> decide_shrink() const;
   void apply(const Decision& d, std::int64_t frame);
