@@ -402,7 +402,7 @@ TEST(Vrr, ALevelChangesRunOfLateFramesIsCaughtUpAsAStall) {
   // p99 of a whole run); with stall_run_lag the run's lag is a stall, caught up within
   // stall_catch_up_frames frames once the run ends. Nothing is dropped either way. (Measured:
   // 175 frames off by more than 0.25 ms after the change at the pace, 11 with the rule.) Off
-  // by default: on the tuning half and the fresh sets it cost as many rows as it won.
+  // by default: on the tuning half and the fresh sets it lost more rows than it won.
   EXPECT_EQ(AdaptiveConfig{}.stall_run_lag, 0_ms);
   std::vector<Nanos> load(1800, 8_ms);
   std::fill(load.begin() + 600, load.end(), 24_ms);
