@@ -356,6 +356,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "catch_up_within_ms") c.catch_up_within = ms();
   else if (name == "vrr_catch_up_within_ms") c.vrr_catch_up_within = ms();
   else if (name == "catch_up_paced") c.catch_up_paced = v != 0;
+  else if (name == "widen_counts_updates") c.widen_counts_updates = v != 0;
   else if (name == "catch_up_burst_ms") c.catch_up_burst = ms();
   else if (name == "level_window") c.level_window = static_cast<int>(v);
   else if (name == "estimate_hitch_memory") c.estimate_hitch_memory = static_cast<int>(v);

@@ -430,6 +430,51 @@ TEST(Vrr, ALevelChangesRunOfLateFramesIsCaughtUpAsAStall) {
   EXPECT_THROW(validate(c), std::invalid_argument);
 }
 
+TEST(Vrr, AWidenCountsTheUpdatesTheWiderIntervalBrings) {
+  // Renders 8 ms, from frame 600 on 24 ms, updates 0.5 ms per 5 ms step (no margin on VRR).
+  // The missed frames cost about 25 ms at the old 9.5 ms interval (two updates); at a
+  // 25 ms interval each frame runs five or six updates and costs 26.5-27 ms. Widened to what
+  // the missed frames cost, the frames after that widen are late again, each later than the
+  // one before (1.5 -> 7 ms), until a second widen overshoots to 32 ms, and follow_cost
+  // settles at 27.28 a window later. Counting the updates (widen_counts_updates), the one
+  // widen goes to 27.27 ms (25 + 0.1 x (27.27 + 5 - 9.56), the update rate 0.1), where
+  // follow_cost settles too, and the four frames before it are the only late ones.
+  std::vector<Nanos> load(1200, 8_ms);
+  std::fill(load.begin() + 600, load.end(), 24_ms);
+  FixedStepConfig sim = step_5();
+  sim.max_steps_per_frame = 50;
+  struct Seen {
+    Nanos first;            // the interval of the first widen past 20 ms
+    Nanos widest;           // the widest interval within 100 frames of the change
+    Nanos settled;          // the interval 600 frames after it (follow_cost's)
+    std::size_t late = 0;   // frames from 600 on shown over 1 ms after their planned present
+  };
+  const auto over = [&](bool counts) {
+    AdaptiveConfig cfg = config_for(vrr_48_144());
+    cfg.widen_counts_updates = counts;
+    AdaptivePolicy p{cfg, sim};
+    const Traced t = run(p, vrr_48_144(), load);
+    Seen s{*std::find_if(t.intervals.begin() + 600, t.intervals.end(), [](Nanos i) { return i > 20_ms; }),
+           *std::max_element(t.intervals.begin() + 600, t.intervals.begin() + 700), t.intervals.back()};
+    for (std::size_t i = 600; i < t.run.records.size(); ++i) {
+      const FrameRecord& r = t.run.records[i];
+      if (r.display && r.present_planned && *r.display - *r.present_planned > 1_ms) ++s.late;
+    }
+    return s;
+  };
+  EXPECT_FALSE(AdaptiveConfig{}.widen_counts_updates);
+  const Seen plain = over(false), counted = over(true);
+  EXPECT_LT(plain.first, 25500_us);
+  EXPECT_GT(plain.widest, 30_ms);
+  EXPECT_GE(plain.late, 12u);
+  EXPECT_GE(counted.first, 27_ms);
+  EXPECT_EQ(counted.widest, counted.first);
+  EXPECT_LE(counted.late, 4u);
+  // Where follow_cost settles, with or without: the widen went straight there.
+  EXPECT_NEAR(static_cast<double>(counted.first.count()), static_cast<double>(plain.settled.count()), 100e3);
+  EXPECT_NEAR(static_cast<double>(counted.settled.count()), static_cast<double>(plain.settled.count()), 100e3);
+}
+
 TEST(Vrr, TheIntervalFollowsTheMeanCostSoRoutineVariationIsNoOverload) {
   // Renders uniform in 30-34 ms (a 30 fps capture's frame times; with the updates about
   // 36 ms of work, below the panel's range) on the precise waiter. With the busiest tenth of

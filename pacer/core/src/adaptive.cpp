@@ -777,6 +777,24 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_vrr() const {
   return std::nullopt;
 }
 
+Nanos AdaptivePolicy::widen_target(Nanos lasting) const {
+  const double margin = widen_margin();
+  const Nanos plain = scale(lasting, margin);
+  if (!config_.widen_counts_updates || update_sim_sum_ <= Nanos::zero()) return plain;
+  // The missed frames' updates covered about the old interval; at the wider one a frame
+  // runs updates for it and one step more (it steps until just past its end, and a
+  // catch-up adds a little): I = margin x (lasting + r x (I + step - interval)), r the
+  // update CPU time per simulated time (the spiral guard's measure). From the spiral
+  // guard's ratio on, the guard holds the rate instead (the updates get the time left).
+  const double r = static_cast<double>(update_cost_sum_.count()) / static_cast<double>(update_sim_sum_.count());
+  if (r <= 0.0 || r >= config_.spiral_ratio || margin * r >= 1.0) return plain;
+  const double wider =
+      margin *
+      (static_cast<double>(lasting.count()) + r * static_cast<double>((sim_.step - interval_).count())) /
+      (1.0 - margin * r);
+  return std::max(plain, Nanos{static_cast<std::int64_t>(wider)});
+}
+
 std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) const {
   if (!miss) return std::nullopt;
   const int recent = recent_misses();
@@ -800,7 +818,7 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_widen(bool miss) 
   // One period more on a grid; on a free display at least the lateness tolerance (no
   // widening by nanoseconds).
   const Nanos step_up = period_ > Nanos::zero() ? interval_ + period_ : interval_ + lateness_tolerance();
-  const Nanos wider = quantize_up(std::max(step_up, scale(lasting, widen_margin())));
+  const Nanos wider = quantize_up(std::max(step_up, widen_target(lasting)));
   const Nanos free = free_interval(std::max(lasting, recent_busy_mean(overload_window)));
   if (wider > interval_ && cadence_ != Cadence::free && prefer_mixed(wider, free))
     return Decision{Transition::widen_to_mixed, free, "a lasting miss, and wider whole periods would cost too much of the rate"};

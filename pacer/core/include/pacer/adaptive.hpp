@@ -179,6 +179,10 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// the interval there is shown when ready, a little late, not a whole period late).
   double widen_margin() const { return cadence_ == Cadence::free ? config_.vrr_margin : config_.widen_factor; }
   std::optional<Decision> decide_widen(bool miss) const;
+  /// The interval a widen goes to for a lasting busy time (measured at the interval in
+  /// force): the widen margin over it, and with widen_counts_updates the updates the wider
+  /// interval adds.
+  Nanos widen_target(Nanos lasting) const;
   /// VRR: the spread of the window's busy times, a robust sigma in ns (0 elsewhere or when
   /// vrr_noise_sigmas is off).
   double noise_sigma() const;

@@ -17,6 +17,18 @@ struct AdaptiveConfig {
   Nanos initial_interval{16'666'667};
   /// Frame-rate cap: the interval never shrinks below this (240 fps).
   Nanos min_interval{4'166'667};
+  /// A widen counts the updates the wider interval brings: a frame steps the simulation once
+  /// per fixed step it covers, so at a longer interval it runs more updates and costs more
+  /// than the missed frames did at the old one. With this on, the widen target is the
+  /// interval I with I = margin x (lasting cost + r x (I + one step - interval)), r the
+  /// recent update CPU time per simulated time (the spiral guard's measure; one step more
+  /// because a frame steps until just past its end); off, margin x the lasting cost as
+  /// measured. A render that triples from 8 to 24 ms on VRR (no margin there) with 0.5 ms
+  /// updates per 5 ms step widened to 25 ms, where frames cost 26.5-27 ms: six more late
+  /// frames, each later than the one before, then a second widen to 32 ms; counted, it
+  /// widens once, to 27.27 ms, where follow_cost settles (test
+  /// `Vrr.AWidenCountsTheUpdatesTheWiderIntervalBrings`).
+  bool widen_counts_updates = false;
   /// Frame-rate floor: the interval never widens past this (10 fps).
   Nanos max_interval{100'000'000};
   /// On overrun the interval becomes widen_factor x the time the frame has taken so far.
