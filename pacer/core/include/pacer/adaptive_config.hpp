@@ -27,8 +27,11 @@ struct AdaptiveConfig {
   /// updates per 5 ms step widened to 25 ms, where frames cost 26.5-27 ms: six more late
   /// frames, each later than the one before, then a second widen to 32 ms; counted, it
   /// widens once, to 27.27 ms, where follow_cost settles (test
-  /// `Vrr.AWidenCountsTheUpdatesTheWiderIntervalBrings`).
-  bool widen_counts_updates = false;
+  /// `Vrr.AWidenCountsTheUpdatesTheWiderIntervalBrings`). Was off; on chosen on the tuning
+  /// half and fresh sets A-Q (rows over seeds 7 and 1-4: 16368 -> 16372; without the one step
+  /// more 16366) and confirmed on fresh set R (221 -> 223) (docs/results.md, issue 11's
+  /// twenty-sixth part).
+  bool widen_counts_updates = true;
   /// Frame-rate floor: the interval never widens past this (10 fps).
   Nanos max_interval{100'000'000};
   /// On overrun the interval becomes widen_factor x the time the frame has taken so far.
@@ -231,7 +234,8 @@ struct AdaptiveConfig {
   /// elsewhere the pace is slow enough to be no error worth the name. 0: off, the default:
   /// on the tuning half and fresh sets A-Q (five seeds) 80 ms met 2 rows fewer than off (a
   /// shader storm's runs of hitches jump), 50 ms 9 fewer; without the run length, VRR only,
-  /// 8 and 35 fewer; on every display, 50 ms 87 fewer (issue 11's twenty-fifth part).
+  /// 8 and 35 fewer; on every display, 50 ms 87 fewer (issue 11's twenty-fifth part). With
+  /// widen_counts_updates on, 80 ms: 4 fewer (16368 against 16372; twenty-sixth part).
   Nanos stall_run_lag{0};
   /// ... and, for a larger lag, fast enough to be back on time within about this long
   /// (lag x interval / catch_up_within per frame, an exponential approach), on displays
