@@ -788,10 +788,12 @@ Nanos AdaptivePolicy::widen_target(Nanos lasting) const {
   // guard's ratio on, the guard holds the rate instead (the updates get the time left).
   const double r = static_cast<double>(update_cost_sum_.count()) / static_cast<double>(update_sim_sum_.count());
   if (r <= 0.0 || r >= config_.spiral_ratio || margin * r >= 1.0) return plain;
-  const double wider =
-      margin *
-      (static_cast<double>(lasting.count()) + r * static_cast<double>((sim_.step - interval_).count())) /
-      (1.0 - margin * r);
+  // Near margin x r = 1 the solution runs off to seconds: no further than max_interval (the
+  // cast would overflow), where quantize_up clamps it anyway.
+  const double wider = std::min(
+      margin * (static_cast<double>(lasting.count()) + r * static_cast<double>((sim_.step - interval_).count())) /
+          (1.0 - margin * r),
+      static_cast<double>(config_.max_interval.count()));
   return std::max(plain, Nanos{static_cast<std::int64_t>(wider)});
 }
 
