@@ -17,7 +17,12 @@ struct AdaptiveConfig {
   Nanos initial_interval{16'666'667};
   /// Frame-rate cap: the interval never shrinks below this (240 fps).
   Nanos min_interval{4'166'667};
-  /// A widen counts the updates the wider interval brings: a frame steps the simulation once
+  /// Frame-rate floor: the interval never widens past this (10 fps).
+  Nanos max_interval{100'000'000};
+  /// On overrun the interval becomes widen_factor x the time the frame has taken so far.
+  double widen_factor = 1.2;
+  /// A widen (of the display-aware policy; adaptive-literal keeps the seed's overrun rule above)
+  /// counts the updates the wider interval brings: a frame steps the simulation once
   /// per fixed step it covers, so at a longer interval it runs more updates and costs more
   /// than the missed frames did at the old one. With this on, the widen target is the
   /// interval I with I = margin x (lasting cost + r x (I + one step - interval)), r the
@@ -32,10 +37,6 @@ struct AdaptiveConfig {
   /// more 16366) and confirmed on fresh set R (221 -> 223) (docs/results.md, issue 11's
   /// twenty-sixth part).
   bool widen_counts_updates = true;
-  /// Frame-rate floor: the interval never widens past this (10 fps).
-  Nanos max_interval{100'000'000};
-  /// On overrun the interval becomes widen_factor x the time the frame has taken so far.
-  double widen_factor = 1.2;
   /// false holds the interval (it still widens on overrun): --no-shrink.
   bool shrink = true;
   /// Headroom must last this many frames without an interval change before a shrink,
