@@ -780,14 +780,15 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_vrr() const {
 Nanos AdaptivePolicy::widen_target(Nanos lasting) const {
   const double margin = widen_margin();
   const Nanos plain = scale(lasting, margin);
-  if (!config_.widen_counts_updates || update_sim_sum_ <= Nanos::zero()) return plain;
+  // Under the spiral guard (observe_frame has judged this frame) the guard holds the rate
+  // instead: the updates get the time left.
+  if (!config_.widen_counts_updates || spiral_ || update_sim_sum_ <= Nanos::zero()) return plain;
   // The missed frames' updates covered about the old interval; at the wider one a frame
   // runs updates for it and one step more (it steps until just past its end, and a
   // catch-up adds a little): I = margin x (lasting + r x (I + step - interval)), r the
-  // update CPU time per simulated time (the spiral guard's measure). From the spiral
-  // guard's ratio on, the guard holds the rate instead (the updates get the time left).
+  // update CPU time per simulated time (the spiral guard's measure).
   const double r = static_cast<double>(update_cost_sum_.count()) / static_cast<double>(update_sim_sum_.count());
-  if (r <= 0.0 || r >= config_.spiral_ratio || margin * r >= 1.0) return plain;
+  if (r <= 0.0 || margin * r >= 1.0) return plain;
   // Near margin x r = 1 the solution runs off to seconds: no further than max_interval (the
   // cast would overflow), where quantize_up clamps it anyway.
   const double wider = std::min(
