@@ -88,9 +88,12 @@ void expect_clean_run(const std::string& mode, const std::string& extra = "") {
   EXPECT_EQ(read_csv(log).size(), 301u) << "a header and one row per frame";
 }
 
-/// A file name of this test's own (ctest -j runs the tests of one folder side by side).
+/// A file name of this test's own (ctest -j runs the tests of one folder side by side). The
+/// suite is part of it: VulkanSample and VulkanRenderThread have tests of the same name, which
+/// wrote one file side by side (a log of 34 rows, a half-written image, a ball 23 px off).
 std::string own_file(const std::string& stem, const std::string& ext) {
-  return stem + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + ext;
+  const ::testing::TestInfo& t = *::testing::UnitTest::GetInstance()->current_test_info();
+  return stem + "_" + t.test_suite_name() + "." + t.name() + ext;
 }
 
 /// The ball's centre in the captured frame versus where the log says the pacer put it.
