@@ -677,9 +677,12 @@ void AdaptivePolicy::observe_frame(std::int64_t /*frame*/, Nanos busy) {
     update_cost_sum_ /= 2;
     update_sim_sum_ /= 2;
   }
-  spiral_ = update_sim_sum_ > Nanos::zero() &&
-            static_cast<double>(update_cost_sum_.count()) >=
-                config_.spiral_ratio * static_cast<double>(update_sim_sum_.count());
+  spiral_ = update_sim_sum_ > Nanos::zero() && update_rate() >= config_.spiral_ratio;
+}
+
+double AdaptivePolicy::update_rate() const {
+  if (update_sim_sum_ <= Nanos::zero()) return 0.0;
+  return static_cast<double>(update_cost_sum_.count()) / static_cast<double>(update_sim_sum_.count());
 }
 
 void AdaptivePolicy::after_frame() {
@@ -782,12 +785,12 @@ Nanos AdaptivePolicy::widen_target(Nanos lasting) const {
   const Nanos plain = scale(lasting, margin);
   // Under the spiral guard (observe_frame has judged this frame) the guard holds the rate
   // instead: the updates get the time left.
-  if (!config_.widen_counts_updates || spiral_ || update_sim_sum_ <= Nanos::zero()) return plain;
+  if (!config_.widen_counts_updates || spiral_) return plain;
   // The missed frames' updates covered about the old interval; at the wider one a frame
   // runs updates for it and one step more (it steps until just past its end, and a
   // catch-up adds a little): I = margin x (lasting + r x (I + step - interval)), r the
   // update CPU time per simulated time (the spiral guard's measure).
-  const double r = static_cast<double>(update_cost_sum_.count()) / static_cast<double>(update_sim_sum_.count());
+  const double r = update_rate();
   if (r <= 0.0 || margin * r >= 1.0) return plain;
   // Near margin x r = 1 the solution runs off to seconds: no further than max_interval (the
   // cast would overflow), where quantize_up clamps it anyway.

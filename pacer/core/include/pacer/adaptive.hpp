@@ -183,6 +183,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// force): the widen margin over it, and with widen_counts_updates the updates the wider
   /// interval adds.
   Nanos widen_target(Nanos lasting) const;
+  /// Recent update CPU time per simulated time (the spiral guard's measure); 0 before any update.
+  double update_rate() const;
   /// VRR: the spread of the window's busy times, a robust sigma in ns (0 elsewhere or when
   /// vrr_noise_sigmas is off).
   double noise_sigma() const;
