@@ -530,6 +530,36 @@ TEST(Vrr, NoiseAroundTheMeanIsNoLevelShiftARealShiftStillIs) {
   EXPECT_GE(interval_at[308], 20_ms) << "widened within 8 frames of the change";
 }
 
+TEST(Vrr, TheMediansTestCountsAMediansOwnNoise) {
+  // The same uniform 10-17 ms renders. The level-shift test compares the median of the last
+  // five busy times with the interval (the window's mean) plus vrr_noise_sigmas standard
+  // errors; a median of five is noisier than a mean of five (1.2 x for normal noise, 1.46 x
+  // for uniform). Testing it as a mean (vrr_median_error 1) reads noise as a level shift
+  // more often than the margin intends (measured: 194 widens, a frame every 16.58 ms). With
+  // the median's own error (sqrt(pi / 2)), 116 widens and 16.40 ms. A real shift, 8 ms to
+  // 20 ms, still widens within 8 frames.
+  const auto measure = [](double error) {
+    return uniform_on_vrr(10.0, 7.0, [error](AdaptiveConfig& c) { c.vrr_median_error = error; });
+  };
+  const GapAndWidens as_mean = measure(1.0);
+  const GapAndWidens as_median = measure(1.2533);
+  EXPECT_LT(as_median.widens, as_mean.widens * 3 / 4);
+  EXPECT_LT(as_median.gap_ms, as_mean.gap_ms - 0.1) << "the widened stretches cost rate";
+
+  AdaptiveConfig cfg = config_for(vrr_48_144());
+  cfg.vrr_median_error = 1.2533;
+  AdaptivePolicy p{cfg, step_5()};
+  const std::vector<Nanos> interval_at = run(p, vrr_48_144(), step_load(400, 8_ms, 300, 20_ms)).intervals;
+  EXPECT_LT(interval_at[299], 11_ms);
+  EXPECT_GE(interval_at[308], 20_ms) << "widened within 8 frames of the change";
+
+  AdaptiveConfig bad{};
+  bad.vrr_median_error = 0.9;
+  EXPECT_THROW(validate(bad), std::invalid_argument);
+  bad.vrr_median_error = 3.5;
+  EXPECT_THROW(validate(bad), std::invalid_argument);
+}
+
 namespace {
 
 /// Stutters (CapFrameX's rule, pacer::summarize) among records [from, end).

@@ -351,7 +351,8 @@ bool AdaptivePolicy::level_shift(double sigma) const {
   const std::size_t m = std::min({n, size, last.size()});
   for (std::size_t i = 1; i <= m; ++i) last[i - 1] = busy_ring_[(busy_next_ + size - i) % size];
   std::nth_element(last.begin(), last.begin() + static_cast<std::ptrdiff_t>(m / 2), last.begin() + static_cast<std::ptrdiff_t>(m));
-  return scale(last[m / 2], widen_margin()) > interval_ + noise_margin(m, sigma);
+  // A median of m is noisier than a mean of m: vrr_median_error of the mean's standard errors.
+  return scale(last[m / 2], widen_margin()) > interval_ + noise_margin(m, sigma * config_.vrr_median_error);
 }
 
 double AdaptivePolicy::noise_sigma() const {
@@ -370,7 +371,8 @@ double AdaptivePolicy::noise_sigma() const {
 }
 
 Nanos AdaptivePolicy::noise_margin(std::size_t n, double sigma) const {
-  // The standard error of a mean or median of n busy times: sigma over sqrt(n), x vrr_noise_sigmas.
+  // The standard error of a mean of n busy times: sigma over sqrt(n), x vrr_noise_sigmas
+  // (level_shift passes a median's sigma scaled by vrr_median_error).
   if (sigma <= 0 || n == 0) return Nanos::zero();
   return Nanos{static_cast<std::int64_t>(config_.vrr_noise_sigmas * sigma / std::sqrt(static_cast<double>(n)))};
 }

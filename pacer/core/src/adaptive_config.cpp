@@ -104,6 +104,7 @@ void validate(const AdaptiveConfig& c) {
   real("vrr_margin", c.vrr_margin, c.vrr_margin >= 1.0, ">= 1");
   real("vrr_trim", c.vrr_trim, c.vrr_trim >= 0.0 && c.vrr_trim < 1.0, "in [0, 1)");
   real("vrr_noise_sigmas", c.vrr_noise_sigmas, c.vrr_noise_sigmas >= 0.0 && c.vrr_noise_sigmas <= 10.0, "in [0, 10]");
+  real("vrr_median_error", c.vrr_median_error, c.vrr_median_error >= 1.0 && c.vrr_median_error <= 3.0, "in [1, 3]");
   real("vrr_lfc_follow", c.vrr_lfc_follow, c.vrr_lfc_follow >= 0.0, ">= 0");
   real("vrr_catch_up", c.vrr_catch_up, c.vrr_catch_up >= 0.0 && c.vrr_catch_up <= 1.0, "in [0, 1]");
   real("vrr_lead_percentile", c.vrr_lead_percentile, c.vrr_lead_percentile > 0.0 && c.vrr_lead_percentile <= 100.0,

@@ -172,7 +172,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// VRR: follow the mean cost (Cadence::free).
   std::optional<Decision> decide_vrr() const;
   /// The median busy time of the last level_window frames x widen_factor exceeds the
-  /// interval (on VRR by more than noise_margin, from noise_sigma's `sigma`): the frames
+  /// interval (on VRR by more than noise_margin, from noise_sigma's `sigma` x
+  /// vrr_median_error): the frames
   /// missing are the level, not a burst (true when level_window is 0).
   bool level_shift(double sigma) const;
   /// The margin a widen puts over the cost: widen_factor; on VRR vrr_margin (a frame over
@@ -188,8 +189,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// VRR: the spread of the window's busy times, a robust sigma in ns (0 elsewhere or when
   /// vrr_noise_sigmas is off).
   double noise_sigma() const;
-  /// How far a mean or median of n recent busy times may sit over the interval (the
-  /// window's mean) by noise alone: vrr_noise_sigmas standard errors of `sigma`.
+  /// How far a mean of n recent busy times may sit over the interval (the window's mean)
+  /// by noise alone: vrr_noise_sigmas standard errors, sigma / sqrt(n) each.
   Nanos noise_margin(std::size_t n, double sigma) const;
   std::optional<Decision> decide_forgive();
   std::optional<Decision> decide_shrink() const;

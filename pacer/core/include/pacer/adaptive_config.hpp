@@ -358,6 +358,13 @@ struct AdaptiveConfig {
   /// more late frames on uncapped captures) and confirmed, weakly, on set Q: 269 -> 269 rows
   /// (docs/results.md, issue 11's twenty-fourth part).
   double vrr_noise_sigmas = 1.5;
+  /// VRR: the standard error of the median of the last level_window busy times (the
+  /// level-shift test's), in standard errors of their mean. A median of n draws is noisier
+  /// than their mean: for normal noise its standard error is sqrt(pi / 2) = 1.2533 times the
+  /// mean's (asymptotically; about 1.2 at n = 5), for the uniform spread of straddle-144's
+  /// renders about 1.46 at n = 5. 1: the median tested as if it were a mean (the rule before
+  /// issue 11's twenty-eighth part). Test Vrr.TheMediansTestCountsAMediansOwnNoise.
+  double vrr_median_error = 1.0;
   /// VRR: the interval follows the cost when it would move by more than mixed_follow; below
   /// the panel's minimum rate (interval > vrr_max_period, where the panel repeats frames at
   /// a multiple of the frame rate it predicts from the recent intervals) only by more than
@@ -426,7 +433,7 @@ struct AdaptiveConfig {
 /// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
 /// max_lag, a negative stall_lag, stall_run_lag or stall_catch_up_frames, vrr_ceiling_lead
 /// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, vrr_noise_sigmas outside
-/// [0, 10].
+/// [0, 10], vrr_median_error outside [1, 3].
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
