@@ -506,10 +506,11 @@ TEST(Vrr, NoiseAroundTheMeanIsNoLevelShiftARealShiftStillIs) {
   // panel's range) on the precise waiter. The interval is the window's mean, so the median of
   // the last five frames is over it about half the time: without the noise margin that reads
   // as a level shift whenever three of four frames run late, widens, and the wider interval
-  // is held until follow_cost comes back a window later (measured: 384 widens, a frame every
-  // 17.35 ms). With vrr_noise_sigmas 1.5 the median or mean must sit over the interval by 1.5
-  // standard errors of the window's spread (239 widens, 16.51 ms); with 3 hardly ever (a
-  // handful, 16.18 ms). A real shift, 8 ms to 20 ms, still widens within 8 frames.
+  // is held until follow_cost comes back a window later (measured at today's defaults: 314
+  // widens, a frame every 17.54 ms). With vrr_noise_sigmas 1.5 the median or mean must sit
+  // over the interval by 1.5 standard errors of the window's spread (141 widens, 16.46 ms);
+  // with 3 hardly ever (3, 16.18 ms). A real shift, 8 ms to 20 ms, still widens within 8
+  // frames.
   const auto measure = [](double sigmas) {
     return uniform_on_vrr(10.0, 7.0, [sigmas](AdaptiveConfig& c) { c.vrr_noise_sigmas = sigmas; });
   };
@@ -536,18 +537,19 @@ TEST(Vrr, TheMediansTestCountsAMediansOwnNoise) {
   // errors; a median of five is noisier than a mean of five (1.2 x for normal noise, 1.46 x
   // for uniform). Testing it as a mean (vrr_median_error 1) reads noise as a level shift
   // more often than the margin intends (measured: 194 widens, a frame every 16.58 ms). With
-  // the median's own error (sqrt(pi / 2)), 116 widens and 16.40 ms. A real shift, 8 ms to
-  // 20 ms, still widens within 8 frames.
+  // the median's own error (1.2, its value at five normal draws; the default since issue
+  // 11's twenty-eighth part), 141 widens and 16.46 ms (sqrt(pi / 2): 116, 16.40 ms). A real
+  // shift, 8 ms to 20 ms, still widens within 8 frames.
   const auto measure = [](double error) {
     return uniform_on_vrr(10.0, 7.0, [error](AdaptiveConfig& c) { c.vrr_median_error = error; });
   };
+  EXPECT_EQ(AdaptiveConfig{}.vrr_median_error, 1.2);
   const GapAndWidens as_mean = measure(1.0);
-  const GapAndWidens as_median = measure(1.2533);
+  const GapAndWidens as_median = measure(AdaptiveConfig{}.vrr_median_error);
   EXPECT_LT(as_median.widens, as_mean.widens * 3 / 4);
   EXPECT_LT(as_median.gap_ms, as_mean.gap_ms - 0.1) << "the widened stretches cost rate";
 
   AdaptiveConfig cfg = config_for(vrr_48_144());
-  cfg.vrr_median_error = 1.2533;
   AdaptivePolicy p{cfg, step_5()};
   const std::vector<Nanos> interval_at = run(p, vrr_48_144(), step_load(400, 8_ms, 300, 20_ms)).intervals;
   EXPECT_LT(interval_at[299], 11_ms);
