@@ -173,8 +173,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   std::optional<Decision> decide_vrr() const;
   /// The median busy time of the last level_window frames x widen_factor exceeds the
   /// interval (on VRR by more than noise_margin, from noise_sigma's `sigma` x
-  /// vrr_median_error): the frames
-  /// missing are the level, not a burst (true when level_window is 0).
+  /// vrr_median_error): the frames missing are the level, not a burst (true when
+  /// level_window is 0).
   bool level_shift(double sigma) const;
   /// The margin a widen puts over the cost: widen_factor; on VRR vrr_margin (a frame over
   /// the interval there is shown when ready, a little late, not a whole period late).
