@@ -219,8 +219,10 @@ void AdaptivePolicy::update_render_estimates() {
     // the interval is longer than that (at the panel's fastest rate, say): holding presents
     // within it costs little rate.
     const Nanos busy = mean_busy();
-    const double budget = (hold_budget * static_cast<double>(busy.count()) +
-                           static_cast<double>(std::max(interval_ - busy, Nanos::zero()).count())) *
+    // vrr_hold_bank: what calm frames saved (or noisy ones overspent), over that many frames.
+    const double bank = cadence_ == Cadence::free && config_.vrr_hold_bank > 0 ? hold_bank_ / config_.vrr_hold_bank : 0.0;
+    const double budget = std::max(0.0, hold_budget * static_cast<double>(busy.count()) +
+                                            static_cast<double>(std::max(interval_ - busy, Nanos::zero()).count()) + bank) *
                           static_cast<double>(sorted.size());
     double below = 0;  // sum of sorted[k] - sorted[j] over j < k
     for (std::size_t k = 1; k < sorted.size(); ++k) {
@@ -434,6 +436,7 @@ FramePlan AdaptivePolicy::display_begin(Nanos now) {
     plan.alpha = 1.0;
     plan.animation_time = now;
   } else {
+    bank_hold(now);
     after_frame();
     display_cur_ = display_next_;
     const auto slot = static_cast<std::size_t>(frame_index()) % kPlanSlots;
@@ -658,6 +661,18 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     step = std::max(step, want);
   }
   lag_ -= std::min(lag_, step);
+}
+
+void AdaptivePolicy::bank_hold(Nanos now) {
+  if (config_.vrr_hold_bank <= 0 || cadence_ != Cadence::free || below_vrr_range()) return;
+  // What the frame could have idled: vrr_hold_budget of its busy time, plus the wait of a
+  // frame held to the interval (the interval's excess over its busy time). What it did: its
+  // start to the next frame's start, less its busy time (holds, planned starts).
+  const double busy = static_cast<double>((render_cost_ + frame_.update_cost).count());
+  const double idle = std::max(0.0, static_cast<double>((now - frame_start_).count()) - busy);
+  const double could = config_.vrr_hold_budget * busy + std::max(0.0, static_cast<double>(interval_.count()) - busy);
+  const double bound = config_.vrr_hold_bank * config_.vrr_hold_budget * busy;
+  hold_bank_ = std::clamp(hold_bank_ + could - idle, -bound, bound);
 }
 
 // ---------------------------------------------------------------- after a frame: one decision

@@ -110,6 +110,7 @@ void validate(const AdaptiveConfig& c) {
   real("vrr_lead_percentile", c.vrr_lead_percentile, c.vrr_lead_percentile > 0.0 && c.vrr_lead_percentile <= 100.0,
        "in (0, 100]");
   real("vrr_hold_budget", c.vrr_hold_budget, c.vrr_hold_budget >= 0.0 && c.vrr_hold_budget < 1.0, "in [0, 1)");
+  real("vrr_hold_bank", c.vrr_hold_bank, c.vrr_hold_bank >= 0.0 && c.vrr_hold_bank <= 10000.0, "in [0, 10000]");
   real("vrr_ceiling_lead", c.vrr_ceiling_lead, c.vrr_ceiling_lead >= 0.0 && c.vrr_ceiling_lead <= 15.0, "in [0, 15]");
   real("mixed_hold_budget", c.mixed_hold_budget, c.mixed_hold_budget >= 0.0 && c.mixed_hold_budget < 1.0, "in [0, 1)");
 }

@@ -150,6 +150,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// never before the shown time + a period, never before a late queue's floor.
   void plan_next_frame();
   void absorb_lag(Nanos shown);
+  /// vrr_hold_bank: books the frame that started at frame_start_ and ends at `now` (the
+  /// next frame's start) into the hold bank.
+  void bank_hold(Nanos now);
   /// A late frame, for the catch-up's bursts and runs: one that added catch_up_late x the
   /// interval of lag or more.
   bool late_frame(Nanos added) const {
@@ -278,6 +281,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   std::size_t deep_next_ = 0;
   Nanos deep_lead_{0};
   std::vector<Nanos> sorted_renders_, sorted_deep_;  ///< scratch for the estimates (kept: no allocation per frame)
+  double hold_bank_ = 0;  ///< vrr_hold_bank's bank, ns of idle time (< 0: overspent)
   mutable std::vector<Nanos> noise_scratch_;          ///< scratch for noise_margin
   Nanos typical_lead_{0};
   Nanos longest_lead_{0};    ///< the longest render the estimates keep + present_margin

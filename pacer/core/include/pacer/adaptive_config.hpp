@@ -401,6 +401,17 @@ struct AdaptiveConfig {
   /// H; the idle time counted since, chosen on the tuning half and sets A-H and confirmed,
   /// narrowly, on set I (docs/results.md, issue 11's fourteenth and fifteenth parts).
   double vrr_hold_budget = 0.05;
+  /// VRR within the panel's range: the hold budget above is spent on an estimate (the
+  /// window's renders against a plan), and what the loop really idles differs: calm
+  /// stretches idle less than the budget, noisy ones more or less than counted. With this > 0
+  /// a bank keeps the difference: each frame adds what it could have idled (vrr_hold_budget of
+  /// its busy time, plus the interval's excess over its busy time, the wait of a frame held to
+  /// the interval) less what it did idle (from its start to the next frame's start, less its
+  /// busy time), bounded by this many frames' budgets either way; the plan's budget per frame
+  /// is raised (or lowered) by the bank over this many frames. Calm stretches save for noisy
+  /// ones, and a stretch that overspends pays it back. 0: off. Test
+  /// Vrr.TheHoldBankSavesInCalmStretchesForNoisyOnes.
+  double vrr_hold_bank = 0;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
   /// frames after it catch up this share of the lag per frame (at least catch_up's step).
   /// Lateness is routine on VRR (frames are presented when ready): the slow catch-up of
@@ -437,7 +448,7 @@ struct AdaptiveConfig {
 /// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
 /// max_lag, a negative stall_lag, stall_run_lag or stall_catch_up_frames, vrr_ceiling_lead
 /// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, vrr_noise_sigmas outside
-/// [0, 10], vrr_median_error outside [1, 3].
+/// [0, 10], vrr_median_error outside [1, 3], vrr_hold_bank outside [0, 10000].
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
