@@ -409,7 +409,10 @@ struct AdaptiveConfig {
   /// the interval) less what it did idle (from its start to the next frame's start, less its
   /// busy time), bounded by this many frames' budgets either way; the plan's budget per frame
   /// is raised (or lowered) by the bank over this many frames. Calm stretches save for noisy
-  /// ones, and a stretch that overspends pays it back. 0: off. Test
+  /// ones, and a stretch that overspends pays it back. 0: off. 10 met the most rows on the
+  /// tuning half and sets A-R (rows over five seeds 16604 -> 16638; 30 and 100: 16635 and
+  /// 16616) but was not confirmed on set T: 115 -> 110 (a capture's VRR x1.0 row fell under
+  /// the rate limit), so it stays off (docs/results.md, issue 11's twenty-ninth part). Test
   /// Vrr.TheHoldBankSavesInCalmStretchesForNoisyOnes.
   double vrr_hold_bank = 0;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
