@@ -328,6 +328,16 @@ TEST(Vrr, ConfigIsValidated) {
   EXPECT_THROW(validate(c), std::invalid_argument);
   c.vrr_noise_sigmas = 0;
   EXPECT_NO_THROW(validate(c));
+  c = AdaptiveConfig{};
+  c.vrr_median_error = 0.9;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c.vrr_median_error = 3.5;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c = AdaptiveConfig{};
+  c.vrr_hold_bank = -1;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c.vrr_hold_bank = 20000;
+  EXPECT_THROW(validate(c), std::invalid_argument);
 }
 
 TEST(Vrr, APileOfLateFramesIsCaughtUpUpToMaxPileLagAndAStallIsStillDropped) {
@@ -539,7 +549,8 @@ TEST(Vrr, TheMediansTestCountsAMediansOwnNoise) {
   // more often than the margin intends (measured: 194 widens, a frame every 16.58 ms). With
   // the median's own error (1.2, its value at five normal draws; the default since issue
   // 11's twenty-eighth part), 141 widens and 16.46 ms (sqrt(pi / 2): 116, 16.40 ms). A real
-  // shift, 8 ms to 20 ms, still widens within 8 frames.
+  // shift, 8 ms to 20 ms, still widens within 8 frames at these defaults
+  // (ALastingIncreaseWidensPromptlyAHitchBurstDoesNot).
   const auto measure = [](double error) {
     return uniform_on_vrr(10.0, 7.0, [error](AdaptiveConfig& c) { c.vrr_median_error = error; });
   };
@@ -548,18 +559,6 @@ TEST(Vrr, TheMediansTestCountsAMediansOwnNoise) {
   const GapAndWidens as_median = measure(AdaptiveConfig{}.vrr_median_error);
   EXPECT_LT(as_median.widens, as_mean.widens * 3 / 4);
   EXPECT_LT(as_median.gap_ms, as_mean.gap_ms - 0.05) << "the widened stretches cost rate";
-
-  AdaptiveConfig cfg = config_for(vrr_48_144());
-  AdaptivePolicy p{cfg, step_5()};
-  const std::vector<Nanos> interval_at = run(p, vrr_48_144(), step_load(400, 8_ms, 300, 20_ms)).intervals;
-  EXPECT_LT(interval_at[299], 11_ms);
-  EXPECT_GE(interval_at[308], 20_ms) << "widened within 8 frames of the change";
-
-  AdaptiveConfig bad{};
-  bad.vrr_median_error = 0.9;
-  EXPECT_THROW(validate(bad), std::invalid_argument);
-  bad.vrr_median_error = 3.5;
-  EXPECT_THROW(validate(bad), std::invalid_argument);
 }
 
 TEST(Vrr, TheHoldBankSavesInCalmStretchesForNoisyOnes) {
@@ -592,12 +591,6 @@ TEST(Vrr, TheHoldBankSavesInCalmStretchesForNoisyOnes) {
   EXPECT_LT(late_on, late_off * 9 / 10);
   EXPECT_GT(gap_on, gap_off) << "the holds cost some rate";
   EXPECT_LT(gap_on, gap_off * 1.03) << "no more than the budget's share of it";
-
-  AdaptiveConfig bad{};
-  bad.vrr_hold_bank = -1;
-  EXPECT_THROW(validate(bad), std::invalid_argument);
-  bad.vrr_hold_bank = 20000;
-  EXPECT_THROW(validate(bad), std::invalid_argument);
 }
 
 namespace {

@@ -436,8 +436,7 @@ FramePlan AdaptivePolicy::display_begin(Nanos now) {
     plan.alpha = 1.0;
     plan.animation_time = now;
   } else {
-    bank_hold(now);
-    after_frame();
+    after_frame(now);
     display_cur_ = display_next_;
     const auto slot = static_cast<std::size_t>(frame_index()) % kPlanSlots;
     planned_[slot] = display_cur_;
@@ -663,13 +662,13 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   lag_ -= std::min(lag_, step);
 }
 
-void AdaptivePolicy::bank_hold(Nanos now) {
+void AdaptivePolicy::bank_hold(Nanos period, Nanos busy_time) {
   if (config_.vrr_hold_bank <= 0 || cadence_ != Cadence::free || below_vrr_range()) return;
   // What the frame could have idled: vrr_hold_budget of its busy time, plus the wait of a
   // frame held to the interval (the interval's excess over its busy time). What it did: its
   // start to the next frame's start, less its busy time (holds, planned starts).
-  const double busy = static_cast<double>((render_cost_ + frame_.update_cost).count());
-  const double idle = std::max(0.0, static_cast<double>((now - frame_start_).count()) - busy);
+  const auto busy = static_cast<double>(busy_time.count());
+  const double idle = std::max(0.0, static_cast<double>(period.count()) - busy);
   const double could = config_.vrr_hold_budget * busy + std::max(0.0, static_cast<double>(interval_.count()) - busy);
   const double bound = config_.vrr_hold_bank * config_.vrr_hold_budget * busy;
   hold_bank_ = std::clamp(hold_bank_ + could - idle, -bound, bound);
@@ -702,10 +701,11 @@ double AdaptivePolicy::update_rate() const {
   return static_cast<double>(update_cost_sum_.count()) / static_cast<double>(update_sim_sum_.count());
 }
 
-void AdaptivePolicy::after_frame() {
+void AdaptivePolicy::after_frame(Nanos now) {
   const std::int64_t frame = frame_index() - 1;
   // CPU work only: the render plus the updates (the present hold between them is not busy).
   const Nanos busy = render_cost_ + frame_.update_cost;
+  bank_hold(now - frame_start_, busy);
   observe_frame(frame, busy);
 
   // 1. The cadence. The mixed one follows the mean cost; a frame that cannot make its

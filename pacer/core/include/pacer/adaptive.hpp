@@ -150,9 +150,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// never before the shown time + a period, never before a late queue's floor.
   void plan_next_frame();
   void absorb_lag(Nanos shown);
-  /// vrr_hold_bank: books the frame that started at frame_start_ and ends at `now` (the
-  /// next frame's start) into the hold bank.
-  void bank_hold(Nanos now);
+  /// vrr_hold_bank: books a frame of `busy` CPU work that ran `period` from its start to
+  /// the next frame's start into the hold bank.
+  void bank_hold(Nanos period, Nanos busy);
   /// A late frame, for the catch-up's bursts and runs: one that added catch_up_late x the
   /// interval of lag or more.
   bool late_frame(Nanos added) const {
@@ -167,7 +167,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   void update_render_estimates();
 
   // ---- after a frame: observations, then one decision, applied in one place
-  void after_frame();
+  /// The frame just ended; `now` is the next frame's start.
+  void after_frame(Nanos now);
   void observe_frame(std::int64_t frame, Nanos busy);
   /// Frames among the last miss_window that missed.
   int recent_misses() const;
