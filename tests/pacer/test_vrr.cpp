@@ -311,33 +311,22 @@ TEST(Vrr, ConfigIsValidated) {
   c = AdaptiveConfig{};
   c.level_window = c.shrink_window + 1;
   EXPECT_THROW(validate(c), std::invalid_argument);
+  // A field of the defaults set to each value outside its bounds: rejected.
+  const auto rejects = [](double AdaptiveConfig::*field, double below, double above) {
+    for (const double v : {below, above}) {
+      AdaptiveConfig bad;
+      bad.*field = v;
+      EXPECT_THROW(validate(bad), std::invalid_argument) << v;
+    }
+  };
+  rejects(&AdaptiveConfig::vrr_hold_budget, -0.1, 1.0);
+  rejects(&AdaptiveConfig::vrr_ceiling_lead, -0.5, 16);
+  rejects(&AdaptiveConfig::vrr_noise_sigmas, -0.5, 11);
+  rejects(&AdaptiveConfig::vrr_median_error, 0.9, 3.5);
+  rejects(&AdaptiveConfig::vrr_hold_bank, -1, 20000);
   c = AdaptiveConfig{};
-  c.vrr_hold_budget = 1.0;
-  EXPECT_THROW(validate(c), std::invalid_argument);
-  c.vrr_hold_budget = -0.1;
-  EXPECT_THROW(validate(c), std::invalid_argument);
-  c = AdaptiveConfig{};
-  c.vrr_ceiling_lead = -0.5;
-  EXPECT_THROW(validate(c), std::invalid_argument);
-  c.vrr_ceiling_lead = 16;
-  EXPECT_THROW(validate(c), std::invalid_argument);
-  c = AdaptiveConfig{};
-  c.vrr_noise_sigmas = -0.5;
-  EXPECT_THROW(validate(c), std::invalid_argument);
-  c.vrr_noise_sigmas = 11;
-  EXPECT_THROW(validate(c), std::invalid_argument);
   c.vrr_noise_sigmas = 0;
   EXPECT_NO_THROW(validate(c));
-  c = AdaptiveConfig{};
-  c.vrr_median_error = 0.9;
-  EXPECT_THROW(validate(c), std::invalid_argument);
-  c.vrr_median_error = 3.5;
-  EXPECT_THROW(validate(c), std::invalid_argument);
-  c = AdaptiveConfig{};
-  c.vrr_hold_bank = -1;
-  EXPECT_THROW(validate(c), std::invalid_argument);
-  c.vrr_hold_bank = 20000;
-  EXPECT_THROW(validate(c), std::invalid_argument);
 }
 
 TEST(Vrr, APileOfLateFramesIsCaughtUpUpToMaxPileLagAndAStallIsStillDropped) {
