@@ -1,6 +1,7 @@
 #include "pacer/adaptive.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <bit>
 #include <cmath>
 
@@ -600,6 +601,16 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // The current frame shows the world of display_cur_ - lag_ at `shown`: the next one
   // continues from there, then catches up a bounded step per frame.
   const Nanos added = std::max(shown - display_cur_, Nanos::zero());  // this frame's lateness
+  if (config_.catch_up_p99) {
+    // This frame's animation error: how much more its world advanced than its display.
+    const Nanos world = display_cur_ - lag_;
+    if (world_prev_ != Nanos::min()) {
+      const Nanos error = (world - world_prev_) - (shown - shown_prev_);
+      detail::push_ring(err_ring_, err_next_, static_cast<std::size_t>(config_.catch_up_p99_window),
+                        error < Nanos::zero() ? -error : error);
+    }
+    world_prev_ = world;
+  }
   if (added > Nanos::zero()) {
     lag_ += added;
     note_lag(shown, added);
@@ -624,15 +635,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     return;
   }
   if (rate <= 0) rate = config_.keep_debt_catch_up;
-  Nanos step = std::max(Nanos{1}, scale(interval_, rate));
-  const Nanos within = catch_up_time();
-  if (within > Nanos::zero())
-    step = std::max(step, Nanos{static_cast<std::int64_t>(static_cast<double>(lag_.count()) *
-                                                          static_cast<double>(interval_.count()) /
-                                                          static_cast<double>(within.count()))});
-  // VRR: frames are presented when ready, so a little lateness is routine, not a hitch;
-  // its lag is caught up at vrr_catch_up of itself per frame (it would pile up past max_lag).
-  if (cadence_ == Cadence::free) step = std::max(step, scale(lag_, config_.vrr_catch_up));
+  Nanos step = paced_step(lag_, rate, catch_up_time());
   // A stall: what is left of its lag is caught up within stall_catch_up_frames frames.
   if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag)
     stall_left_ = config_.stall_catch_up_frames;
@@ -647,6 +650,10 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     if (vrr() && config_.stall_catch_up_frames > 0 && config_.stall_run_lag > Nanos::zero() &&
         run_frames_ >= std::max(config_.misses_to_widen, 1) && run_add_ >= config_.stall_run_lag && stall_left_ == 0)
       stall_left_ = config_.stall_catch_up_frames;
+    // ... or, with catch_up_p99, when a jump leaves the recent errors the lower p99.
+    if (vrr() && config_.catch_up_p99 && run_frames_ >= std::max(config_.misses_to_widen, 1) && stall_left_ == 0 &&
+        jump_leaves_lower_p99())
+      stall_left_ = config_.catch_up_p99_frames;
     run_add_ = Nanos::zero();
     run_frames_ = 0;
   }
@@ -660,6 +667,45 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     step = std::max(step, want);
   }
   lag_ -= std::min(lag_, step);
+}
+
+Nanos AdaptivePolicy::paced_step(Nanos lag, double rate, Nanos within) const {
+  Nanos step = std::max(Nanos{1}, scale(interval_, rate));
+  if (within > Nanos::zero())
+    step = std::max(step, Nanos{static_cast<std::int64_t>(static_cast<double>(lag.count()) *
+                                                          static_cast<double>(interval_.count()) /
+                                                          static_cast<double>(within.count()))});
+  // VRR: frames are presented when ready, so a little lateness is routine, not a hitch;
+  // its lag is caught up at vrr_catch_up of itself per frame (it would pile up past max_lag).
+  if (cadence_ == Cadence::free) step = std::max(step, scale(lag, config_.vrr_catch_up));
+  return step;
+}
+
+bool AdaptivePolicy::jump_leaves_lower_p99() const {
+  const auto window = static_cast<std::size_t>(config_.catch_up_p99_window);
+  if (err_ring_.size() < window || lag_ <= Nanos::zero()) return false;
+  // The p99 (nearest rank from the top) of the recent errors with `steps` added.
+  const auto p99_with = [this](auto&& add_steps) {
+    p99_scratch_.assign(err_ring_.begin(), err_ring_.end());
+    add_steps(p99_scratch_);
+    const auto k = static_cast<std::ptrdiff_t>(p99_scratch_.size() / 100);
+    std::nth_element(p99_scratch_.begin(), p99_scratch_.begin() + k, p99_scratch_.end(), std::greater<>());
+    return p99_scratch_[static_cast<std::size_t>(k)];
+  };
+  const int frames = config_.catch_up_p99_frames;
+  const Nanos jump = p99_with([&](std::vector<Nanos>& v) { v.insert(v.end(), static_cast<std::size_t>(frames), lag_ / frames); });
+  // The paced catch-up's steps as absorb_lag takes them, for at most ten windows of frames.
+  const Nanos within = catch_up_time();
+  const double rate = config_.catch_up > 0 ? config_.catch_up : config_.keep_debt_catch_up;
+  const Nanos paced = p99_with([&](std::vector<Nanos>& v) {
+    Nanos lag = lag_;
+    for (std::size_t i = 0; i < 10 * window && lag > Nanos::zero(); ++i) {
+      const Nanos step = std::min(paced_step(lag, rate, within), lag);
+      v.push_back(step);
+      lag -= step;
+    }
+  });
+  return jump < paced;
 }
 
 void AdaptivePolicy::bank_hold(Nanos period, Nanos busy_time) {

@@ -81,6 +81,8 @@ void validate(const AdaptiveConfig& c) {
   nanos("stall_lag", c.stall_lag, false);
   at_least("stall_catch_up_frames", c.stall_catch_up_frames, 0);
   nanos("stall_run_lag", c.stall_run_lag, false);
+  at_least("catch_up_p99_window", c.catch_up_p99_window, 100);
+  at_least("catch_up_p99_frames", c.catch_up_p99_frames, 1);
   if (c.max_pile_lag > Nanos::zero() && c.max_pile_lag < c.max_lag)
     config_error("AdaptiveConfig::max_pile_lag", "0 or >= max_lag (" + format_value(c.max_lag) + ")", format_value(c.max_pile_lag));
   nanos("catch_up_within", c.catch_up_within, false);

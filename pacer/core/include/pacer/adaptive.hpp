@@ -158,6 +158,12 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   bool late_frame(Nanos added) const {
     return static_cast<double>(added.count()) >= config_.catch_up_late * static_cast<double>(interval_.count());
   }
+  /// catch_up_p99: whether catching the lag up within catch_up_p99_frames leaves the
+  /// recent frames' errors a lower p99 than the paced catch-up does.
+  bool jump_leaves_lower_p99() const;
+  /// The catch-up step for `lag` at `rate` of the interval per frame, or faster to be back
+  /// on time within `within` (0: no bound), or at vrr_catch_up of the lag on VRR.
+  Nanos paced_step(Nanos lag, double rate, Nanos within) const;
   /// Books lag `added` at `shown` into the bursts of late frames that pace the catch-up.
   void note_lag(Nanos shown, Nanos added);
   /// Within how long the lag is to be back on time: vrr_catch_up_within on VRR,
@@ -255,6 +261,10 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   int stall_left_ = 0;       ///< frames left to catch a stall's lag up in
   Nanos run_add_{0};         ///< lag added by the current run of late frames (stall_run_lag)
   int run_frames_ = 0;       ///< late frames in that run
+  std::vector<Nanos> err_ring_;     ///< catch_up_p99: recent frames' |animation error|
+  std::size_t err_next_ = 0;
+  Nanos world_prev_{Nanos::min()};  ///< the world the previous frame showed (min: none yet)
+  mutable std::vector<Nanos> p99_scratch_;
   Nanos lag_{0};             ///< the world shown runs this far behind the display (late frames)
   // The catch-up's pace (absorb_lag): bursts of late frames, how often, how much lag.
   Nanos last_late_{Nanos::min()};  ///< when the last late frame was shown (min: none yet)

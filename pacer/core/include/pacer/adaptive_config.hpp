@@ -238,6 +238,20 @@ struct AdaptiveConfig {
   /// 8 and 35 fewer; on every display, 50 ms 87 fewer (issue 11's twenty-fifth part). With
   /// widen_counts_updates on, 80 ms: 4 fewer (16368 against 16372; twenty-sixth part).
   Nanos stall_run_lag{0};
+  /// VRR: when a run of late frames (misses_to_widen or more) ends, its lag is caught up
+  /// within catch_up_p99_frames frames (a jump) rather than at the paced catch-up above,
+  /// when that leaves the lower p99: the p99 of the last catch_up_p99_window frames' own
+  /// animation errors with the jump's steps added, against with the paced catch-up's steps
+  /// (frame by frame, until the lag is gone). A run's p99 is the error 1% of its frames pass,
+  /// so a few large steps can cost it nothing where a catch-up over seconds puts its step
+  /// into hundreds of frames. Not before the window is full. false: off, the default. Not
+  /// chosen: on the tuning half and fresh sets A-R it changes no row at any of five seeds
+  /// (16604 -> 16604; it gains `level-change` x1.0 vrr on the held-out half, which is not
+  /// data to choose on), so it waits for a sealed set that can tell (docs/results.md, issue
+  /// 11's thirtieth part). Test Vrr.ALevelChangesLagJumpsWhenThatLeavesTheLowerP99.
+  bool catch_up_p99 = false;
+  int catch_up_p99_window = 1000;
+  int catch_up_p99_frames = 3;
   /// ... and, for a larger lag, fast enough to be back on time within about this long
   /// (lag x interval / catch_up_within per frame, an exponential approach), on displays
   /// other than VRR (fixed refresh, immediate: vrr_catch_up_within there). 0: no such bound,
