@@ -61,6 +61,17 @@ Traced run_hold_budget(const std::vector<Nanos>& load, double budget, bool* belo
   return t;
 }
 
+/// `load` on VRR 48-144 with the precise waiter, `tweak` applied to the config.
+template <class Tweak>
+Traced run_precise(const std::vector<Nanos>& load, Tweak tweak) {
+  SimOptions opt = vrr_48_144();
+  opt.waiter = WaiterKind::precise;
+  AdaptiveConfig cfg = config_for(opt);
+  tweak(cfg);
+  AdaptivePolicy p{cfg, step_5()};
+  return run(p, opt, load);
+}
+
 /// The mean gap (frames 60 on) and the widens of 3600 renders uniform in [lo_ms, lo_ms +
 /// span_ms) (bench/compare's draws at seed 7) on VRR 48-144 with the precise waiter, with
 /// `tweak` applied to the config.
@@ -568,12 +579,7 @@ TEST(Vrr, TheHoldBankSavesInCalmStretchesForNoisyOnes) {
     load[i] = from_ms(noisy ? 7.0 + 6.0 * draw(static_cast<std::int64_t>(i)) : 9.0 + draw(static_cast<std::int64_t>(i)));
   }
   const auto measure = [&load](double bank, std::size_t& late_noisy, double& gap_ms) {
-    SimOptions opt = vrr_48_144();
-    opt.waiter = WaiterKind::precise;
-    AdaptiveConfig cfg = config_for(opt);
-    cfg.vrr_hold_bank = bank;
-    AdaptivePolicy p{cfg, step_5()};
-    const Traced t = run(p, opt, load);
+    const Traced t = run_precise(load, [bank](AdaptiveConfig& c) { c.vrr_hold_bank = bank; });
     late_noisy = 0;
     for (std::size_t i = 300; i < t.run.records.size(); ++i)
       if ((i / 300) % 2 == 1 && anim_error(t.run, i) < -Nanos{500'000}) ++late_noisy;
@@ -657,12 +663,7 @@ TEST(Vrr, ALevelChangesLagJumpsWhenThatLeavesTheLowerP99) {
   std::vector<Nanos> load(3600, 8_ms);
   std::fill(load.begin() + 1800, load.end(), 24_ms);
   const auto measure = [&load](bool on, Nanos& p99, std::size_t& over) {
-    SimOptions opt = vrr_48_144();
-    opt.waiter = WaiterKind::precise;
-    AdaptiveConfig cfg = config_for(opt);
-    cfg.catch_up_p99 = on;
-    AdaptivePolicy p{cfg, step_5()};
-    const Traced t = run(p, opt, load);
+    const Traced t = run_precise(load, [on](AdaptiveConfig& c) { c.catch_up_p99 = on; });
     p99 = p99_anim_error(t.run, 60);
     over = 0;
     for (std::size_t i = 1800; i < t.run.records.size(); ++i)

@@ -1,9 +1,9 @@
 #include "pacer/adaptive.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <bit>
 #include <cmath>
+#include <functional>
 
 #include "ring.hpp"
 
