@@ -601,7 +601,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // The current frame shows the world of display_cur_ - lag_ at `shown`: the next one
   // continues from there, then catches up a bounded step per frame.
   const Nanos added = std::max(shown - display_cur_, Nanos::zero());  // this frame's lateness
-  if (config_.catch_up_p99) {
+  if (config_.catch_up_p99 && vrr()) {
     // This frame's animation error: how much more its world advanced than its display.
     const Nanos world = display_cur_ - lag_;
     if (world_prev_ != Nanos::min()) {
