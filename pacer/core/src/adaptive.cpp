@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <functional>
 
 #include "ring.hpp"
 
@@ -635,7 +634,8 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     return;
   }
   if (rate <= 0) rate = config_.keep_debt_catch_up;
-  Nanos step = paced_step(lag_, rate, catch_up_time());
+  const Nanos within = catch_up_time();
+  Nanos step = paced_step(lag_, rate, within);
   // A stall: what is left of its lag is caught up within stall_catch_up_frames frames.
   if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag)
     stall_left_ = config_.stall_catch_up_frames;
@@ -647,12 +647,12 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     run_add_ += added;
     ++run_frames_;
   } else {
-    if (vrr() && config_.stall_catch_up_frames > 0 && config_.stall_run_lag > Nanos::zero() &&
-        run_frames_ >= std::max(config_.misses_to_widen, 1) && run_add_ >= config_.stall_run_lag && stall_left_ == 0)
+    const bool lasting_run = vrr() && run_frames_ >= std::max(config_.misses_to_widen, 1) && stall_left_ == 0;
+    if (lasting_run && config_.stall_catch_up_frames > 0 && config_.stall_run_lag > Nanos::zero() &&
+        run_add_ >= config_.stall_run_lag)
       stall_left_ = config_.stall_catch_up_frames;
     // ... or, with catch_up_p99, when a jump leaves the recent errors the lower p99.
-    if (vrr() && config_.catch_up_p99 && run_frames_ >= std::max(config_.misses_to_widen, 1) && stall_left_ == 0 &&
-        jump_leaves_lower_p99())
+    else if (lasting_run && config_.catch_up_p99 && jump_leaves_lower_p99(rate, within))
       stall_left_ = config_.catch_up_p99_frames;
     run_add_ = Nanos::zero();
     run_frames_ = 0;
@@ -681,22 +681,20 @@ Nanos AdaptivePolicy::paced_step(Nanos lag, double rate, Nanos within) const {
   return step;
 }
 
-bool AdaptivePolicy::jump_leaves_lower_p99() const {
+bool AdaptivePolicy::jump_leaves_lower_p99(double rate, Nanos within) const {
   const auto window = static_cast<std::size_t>(config_.catch_up_p99_window);
   if (err_ring_.size() < window || lag_ <= Nanos::zero()) return false;
-  // The p99 (nearest rank from the top) of the recent errors with `steps` added.
+  // The p99 (nearest rank) of the recent errors with `steps` added.
   const auto p99_with = [this](auto&& add_steps) {
     p99_scratch_.assign(err_ring_.begin(), err_ring_.end());
     add_steps(p99_scratch_);
-    const auto k = static_cast<std::ptrdiff_t>(p99_scratch_.size() / 100);
-    std::nth_element(p99_scratch_.begin(), p99_scratch_.begin() + k, p99_scratch_.end(), std::greater<>());
-    return p99_scratch_[static_cast<std::size_t>(k)];
+    const auto at = p99_scratch_.begin() + static_cast<std::ptrdiff_t>(percentile_index(99, p99_scratch_.size()));
+    std::nth_element(p99_scratch_.begin(), at, p99_scratch_.end());
+    return *at;
   };
   const int frames = config_.catch_up_p99_frames;
   const Nanos jump = p99_with([&](std::vector<Nanos>& v) { v.insert(v.end(), static_cast<std::size_t>(frames), lag_ / frames); });
   // The paced catch-up's steps as absorb_lag takes them, for at most ten windows of frames.
-  const Nanos within = catch_up_time();
-  const double rate = config_.catch_up > 0 ? config_.catch_up : config_.keep_debt_catch_up;
   const Nanos paced = p99_with([&](std::vector<Nanos>& v) {
     Nanos lag = lag_;
     for (std::size_t i = 0; i < 10 * window && lag > Nanos::zero(); ++i) {

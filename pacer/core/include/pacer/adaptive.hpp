@@ -159,8 +159,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
     return static_cast<double>(added.count()) >= config_.catch_up_late * static_cast<double>(interval_.count());
   }
   /// catch_up_p99: whether catching the lag up within catch_up_p99_frames leaves the
-  /// recent frames' errors a lower p99 than the paced catch-up does.
-  bool jump_leaves_lower_p99() const;
+  /// recent frames' errors a lower p99 than the paced catch-up (paced_step at `rate`,
+  /// `within`, as absorb_lag takes it) does.
+  bool jump_leaves_lower_p99(double rate, Nanos within) const;
   /// The catch-up step for `lag` at `rate` of the interval per frame, or faster to be back
   /// on time within `within` (0: no bound), or at vrr_catch_up of the lag on VRR.
   Nanos paced_step(Nanos lag, double rate, Nanos within) const;
