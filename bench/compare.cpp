@@ -378,6 +378,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "render_history") c.render_history = static_cast<int>(v);
   else if (name == "deep_history") c.deep_history = static_cast<int>(v);
   else if (name == "overload_window") c.overload_window = static_cast<int>(v);
+  else if (name == "vrr_snap_ceiling") c.vrr_snap_ceiling = v != 0;
   else if (name == "vrr_ceiling_lead") c.vrr_ceiling_lead = v;
   else return false;
   return true;

@@ -679,3 +679,31 @@ TEST(Vrr, ALevelChangesLagJumpsWhenThatLeavesTheLowerP99) {
   EXPECT_GE(over_off, 50u);
   EXPECT_LE(over_on, 20u);
 }
+
+TEST(Vrr, ACostUnderTheShortestRefreshTakesTheIntervalToIt) {
+  // Renders of 5.4 ms on VRR 48-144 with the precise waiter. The first window's frames run
+  // at the initial 16.7 ms interval, so each steps 3-4 updates (0.5 ms each) and the first
+  // follow_cost goes to their mean cost, 7.017 ms. At that interval a frame costs 5.9-6.4 ms,
+  // under the panel's shortest refresh (6.944 ms), so the target is the ceiling, 1% away:
+  // within mixed_follow's 2%, the interval stayed at 7.017 for the whole run, and every
+  // present was held to its own time. With vrr_snap_ceiling (the default) it goes to the
+  // ceiling, where frames queue their presents (vrr_ceiling_lead) at the panel's full rate.
+  const std::vector<Nanos> load(600, 5400_us);
+  const Traced off = run_precise(load, [](AdaptiveConfig& c) { c.vrr_snap_ceiling = false; });
+  const Traced on = run_precise(load, [](AdaptiveConfig&) {});
+  EXPECT_TRUE(AdaptiveConfig{}.vrr_snap_ceiling);
+  const Nanos ceiling = period_of_hz(144);
+  EXPECT_GT(off.intervals.back(), ceiling + 50_us) << "stuck a little over the ceiling";
+  EXPECT_LT(off.intervals.back(), ceiling + ceiling / 50) << "within mixed_follow of it";
+  for (std::size_t i = 100; i < on.intervals.size(); ++i) EXPECT_EQ(on.intervals[i], ceiling) << i;
+  EXPECT_NEAR(mean_gap_ms(on.run, 300, 600), to_ms(ceiling), 0.01);
+  EXPECT_GT(mean_gap_ms(off.run, 300, 600), to_ms(ceiling) + 0.05);
+  // Presented at once and held by the panel: not a held present.
+  std::size_t queued = 0;
+  for (std::size_t i = 300; i < on.run.records.size(); ++i)
+    if (!on.run.records[i].present_planned) ++queued;
+  EXPECT_GT(queued, 250u);
+  // --no-shrink holds the interval: no snap down either.
+  const Traced held = run_precise(load, [](AdaptiveConfig& c) { c.shrink = false; });
+  EXPECT_GT(held.intervals.back(), ceiling);
+}

@@ -832,6 +832,11 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_vrr() const {
   if (busy_ring_.size() < window) return std::nullopt;
   const Nanos target = std::clamp(scale(trimmed_mean_busy(), config_.vrr_margin), config_.min_interval, config_.max_interval);
   if (!config_.shrink && target < interval_) return std::nullopt;
+  // A cost under the panel's shortest refresh: the interval goes there, however little it is
+  // above it (mixed_follow's hysteresis kept it a little over the ceiling for good, every
+  // present held to its own time instead of queueing at the ceiling: vrr_ceiling_lead).
+  if (config_.vrr_snap_ceiling && target == config_.min_interval && interval_ > target)
+    return Decision{Transition::follow_cost, target, "VRR: the mean busy time is under the panel's shortest refresh"};
   // Below the panel's minimum rate it repeats frames at a multiple of the rate it predicts
   // from the recent intervals: keep the interval steadier there.
   const double share = below_vrr_range() && target > config_.vrr_max_period ? config_.vrr_lfc_follow : config_.mixed_follow;

@@ -455,6 +455,17 @@ struct AdaptiveConfig {
   /// where renders take 2 ms) and confirmed on fresh set O (359 -> 359 rows: it has no such
   /// miss; docs/results.md, issue 11's twenty-second part).
   double vrr_ceiling_lead = 1.5;
+  /// VRR: when the mean busy time is under the panel's shortest refresh (follow_cost's target
+  /// is min_interval) and the interval is above it, follow_cost takes the interval there
+  /// however small the move. Off, a move within mixed_follow (2%) is not made: renders of 5.4
+  /// ms on vrr:48-144 (test Vrr.ACostUnderTheShortestRefreshTakesTheIntervalToIt) had the
+  /// interval follow the first window (frames 16.7 ms apart, so more updates each) to 7.017
+  /// ms, 1% over the ceiling, and stay there for the whole run: 142.5 fps, and every present
+  /// held to its own planned time instead of queueing at the ceiling (vrr_ceiling_lead).
+  /// Chosen on the tuning half and fresh sets A-R (rows over five seeds 16604 -> 16638; below
+  /// both peers at seed 7 3245 -> 3251) and confirmed on set V, which could not tell (114 ->
+  /// 114: no capture there runs near 144 fps) (docs/results.md, issue 11's thirty-first part).
+  bool vrr_snap_ceiling = true;
 };
 
 /// Throws std::invalid_argument naming the field and its value for a config no policy can
