@@ -9,17 +9,16 @@ or 300 frames, a share of 0.2, 0.33 or 0.5 of the frames (each drawn on its own)
 2-10 x the base longer (uniform), as a shader-compile storm does. Python's random, seeded 13,
 in the order written.
 """
-import pathlib
 import random
 import sys
 
+from level_probe import out_dir
+
 
 def main() -> int:
-    if len(sys.argv) != 2:
-        print("usage: storm_probe.py OUT_DIR", file=sys.stderr)
+    out = out_dir("storm_probe.py")
+    if out is None:
         return 2
-    out = pathlib.Path(sys.argv[1])
-    out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(13)
     for base in (6, 10, 14):
         for share in (0.2, 0.33, 0.5):
