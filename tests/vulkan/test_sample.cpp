@@ -214,19 +214,18 @@ TEST(VulkanOverlay, F3AndOToggleIt) {
   // lavapipe (tests/CMakeLists.txt). That preload is for the sample alone: in xvfb-run's own
   // tools (xauth, Xvfb) LeakSanitizer reports their leaks at exit and fails them, and
   // xvfb-run then exits at once with nothing printed (CI's ASan step failed so). So xvfb-run
-  // and xdotool run without it and the sample gets it back.
+  // and xdotool run without it and the sample gets it back (FP_PRELOAD), as run_own in
+  // test_own_renderer.cpp does.
   if (run_command("command -v xdotool >/dev/null 2>&1 && command -v xvfb-run >/dev/null 2>&1").exit_code != 0)
     GTEST_SKIP() << "no xdotool or xvfb-run";
-  const char* preload = std::getenv("LD_PRELOAD");
-  const std::string sample_env =
-      preload != nullptr && *preload != '\0' ? std::string{"env LD_PRELOAD=\""} + preload + "\" " : std::string{};
   const std::string script =
-      sample_env + FP_SAMPLE + " --duration 6 --quiet --size 640x360 > toggle.out 2>&1 & pid=$!; "
+      "env LD_PRELOAD=\"$FP_PRELOAD\" " + std::string{FP_SAMPLE} +
+      " --duration 6 --quiet --size 640x360 > toggle.out 2>&1 & pid=$!; "
       "w=$(xdotool search --sync --pid $pid | head -1); sleep 1; "
       "xdotool key --window \"$w\" F3; sleep 1; xdotool key --window \"$w\" o; sleep 0.5; "
       "xdotool key --window \"$w\" F3; wait $pid; echo \"exit $?\"; cat toggle.out";
   const RunResult r =
-      run_command("env -u LD_PRELOAD timeout 60 xvfb-run -a -s \"-screen 0 1280x720x24\" sh -c '" + script + "' 2>&1");
+      run_command("FP_PRELOAD=\"$LD_PRELOAD\" env -u LD_PRELOAD timeout 60 xvfb-run -a -s \"-screen 0 1280x720x24\" sh -c '" + script + "' 2>&1");
   EXPECT_NE(r.output.find("exit 0"), std::string::npos) << r.output;
   const auto on1 = r.output.find("overlay on");
   ASSERT_NE(on1, std::string::npos) << r.output;
