@@ -22,6 +22,11 @@ def out_dir(script: str):
     return out
 
 
+def write_trace(path: pathlib.Path, frame_ms) -> None:
+    """A trace as bench/compare reads it: a frame_ms header, one value per line, 4 decimals."""
+    path.write_text("frame_ms\n" + "".join(f"{ms:.4f}\n" for ms in frame_ms))
+
+
 def main() -> int:
     out = out_dir("level_probe.py")
     if out is None:
@@ -31,12 +36,8 @@ def main() -> int:
         for factor in (1.5, 2, 3):
             for noisy in (False, True):
                 name = f"level_{base}ms_x{factor:g}_{'noisy' if noisy else 'steady'}.csv"
-                lines = ["frame_ms"]
-                for f in range(3600):
-                    level = base if f < 1800 else base * factor
-                    ms = level * (0.9 + 0.2 * rng.random()) if noisy else level
-                    lines.append(f"{ms:.4f}")
-                (out / name).write_text("\n".join(lines) + "\n")
+                levels = [base if f < 1800 else base * factor for f in range(3600)]
+                write_trace(out / name, [ms * (0.9 + 0.2 * rng.random()) if noisy else ms for ms in levels])
     return 0
 
 

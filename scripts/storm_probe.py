@@ -12,7 +12,7 @@ in the order written.
 import random
 import sys
 
-from level_probe import out_dir
+from level_probe import out_dir, write_trace
 
 
 def main() -> int:
@@ -24,13 +24,13 @@ def main() -> int:
         for share in (0.2, 0.33, 0.5):
             for length in (90, 300):
                 name = f"storm_{base}ms_share{share:g}_{length}frames.csv"
-                lines = ["frame_ms"]
+                frame_ms = []
                 for f in range(3600):
                     ms = base * (0.95 + 0.1 * rng.random())
                     if 900 <= f < 900 + length and rng.random() < share:
                         ms += base * (2 + 8 * rng.random())
-                    lines.append(f"{ms:.4f}")
-                (out / name).write_text("\n".join(lines) + "\n")
+                    frame_ms.append(ms)
+                write_trace(out / name, frame_ms)
     return 0
 
 
