@@ -354,6 +354,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "mixed_lead_percentile_queued") c.mixed_lead_percentile_queued = v;
   else if (name == "mixed_lead_deep_percentile") c.mixed_lead_deep_percentile = v;
   else if (name == "mixed_lead_ratio_queued") c.mixed_lead_ratio_queued = v;
+  else if (name == "mixed_lead_floor_percentile") c.mixed_lead_floor_percentile = v;
   else if (name == "min_interval_ms") c.min_interval = std::max(c.min_interval, ms());
   else if (name == "mixed_lead_percentile") c.mixed_lead_percentile = v;
   else if (name == "catch_up_within_ms") c.catch_up_within = ms();

@@ -1,33 +1,49 @@
 #!/usr/bin/env python3
-"""Writes the storm probe set (traces/probe-storm/README.md): 18 synthetic per-frame render
-costs, 3600 frames each, a storm of long renders among short ones from frame 900 on.
+"""Writes a storm probe set: synthetic per-frame render costs, 3600 frames each, a storm of
+long renders among short ones.
 
-    scripts/storm_probe.py traces/probe-storm
+    scripts/storm_probe.py traces/probe-storm              (set a: traces/probe-storm/README.md)
+    scripts/storm_probe.py --set b traces/probe-storm-b    (set b: traces/probe-storm-b/README.md)
 
-Base render 6, 10 or 14 ms, each frame uniform within +-5% of it; from frame 900 on, for 90
-or 300 frames, a share of 0.2, 0.33 or 0.5 of the frames (each drawn on its own) takes
-2-10 x the base longer (uniform), as a shader-compile storm does. Python's random, seeded 13,
-in the order written.
+Each frame's base render is uniform within +-5% of the base; from the storm's first frame on,
+for its length, each frame (drawn on its own) is long with the set's share, and then takes
+2-10 x the base longer (uniform), as a shader-compile storm does. Python's random, seeded per
+set, in the order written.
+
+Set a: bases 6, 10, 14 ms; shares 0.2, 0.33, 0.5; 90 or 300 frames from frame 900; seed 13.
+Set b: bases 8, 12 ms; shares 0.25, 0.4; 150 or 600 frames from frame 1500; seed 29.
 """
+import argparse
+import pathlib
 import random
 import sys
 
-from level_probe import out_dir, write_trace
+from level_probe import write_trace
+
+SETS = {
+    "a": {"seed": 13, "bases": (6, 10, 14), "shares": (0.2, 0.33, 0.5), "lengths": (90, 300), "start": 900},
+    "b": {"seed": 29, "bases": (8, 12), "shares": (0.25, 0.4), "lengths": (150, 600), "start": 1500},
+}
 
 
 def main() -> int:
-    out = out_dir("storm_probe.py")
-    if out is None:
-        return 2
-    rng = random.Random(13)
-    for base in (6, 10, 14):
-        for share in (0.2, 0.33, 0.5):
-            for length in (90, 300):
+    parser = argparse.ArgumentParser(prog="storm_probe.py", description="Writes a storm probe set.")
+    parser.add_argument("--set", choices=sorted(SETS), default="a", help="which set (default a)")
+    parser.add_argument("out_dir", metavar="OUT_DIR")
+    args = parser.parse_args()
+    spec = SETS[args.set]
+    out = pathlib.Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(spec["seed"])
+    start = spec["start"]
+    for base in spec["bases"]:
+        for share in spec["shares"]:
+            for length in spec["lengths"]:
                 name = f"storm_{base}ms_share{share:g}_{length}frames.csv"
                 frame_ms = []
                 for f in range(3600):
                     ms = base * (0.95 + 0.1 * rng.random())
-                    if 900 <= f < 900 + length and rng.random() < share:
+                    if start <= f < start + length and rng.random() < share:
                         ms += base * (2 + 8 * rng.random())
                     frame_ms.append(ms)
                 write_trace(out / name, frame_ms)

@@ -209,6 +209,30 @@ TEST(StateMachine, AStormOfLongRendersDoesNotHoldTheMixedCadenceAfterItEnds) {
   EXPECT_GE(uncapped, 2 * capped);  // still planned on the storm's renders
 }
 
+TEST(StateMachine, ADenseStormIsPlannedOnItsShortRendersAboveTheFloorPercentile) {
+  // 6 ms renders at 100 Hz with a storm from frame 300 to 900: every fifth frame 30-60 ms
+  // (shader compilation), 6 or 7 of the last 32 renders. Their p85 is a long render, so a
+  // floor there holds every short frame's present for one (the rate of a long render at
+  // each frame); their p75 is a short one, so the cap (2 x the median) plans the short
+  // frames on their own cost and a long one is shown late.
+  std::vector<Nanos> load(1200, 6_ms);
+  for (std::size_t i = 300; i < 900; i += 5) load[i] = 30_ms + 10_ms * static_cast<std::int64_t>(i % 4);
+  const auto in_storm = [&load](double floor) {
+    const Traced t = run_tweaked([floor](AdaptiveConfig& c) { c.mixed_lead_floor_percentile = floor; }, load);
+    EXPECT_TRUE(t.saw(T::enter_mixed));
+    return mean_gap_ms(t.run, 400, 900);
+  };
+  EXPECT_EQ(AdaptiveConfig{}.mixed_lead_floor_percentile, 85);
+  const double p85 = in_storm(85), p75 = in_storm(75);
+  EXPECT_LT(p75, 0.75 * p85) << "the short frames run at their own cost";
+  // A percentile: [0, 100].
+  AdaptiveConfig c;
+  c.mixed_lead_floor_percentile = 101;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c.mixed_lead_floor_percentile = -1;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+}
+
 TEST(StateMachine, MixedLeadRatioQueuedIsOffOrAtLeastOne) {
   AdaptiveConfig c;
   c.mixed_lead_ratio_queued = 0.5;

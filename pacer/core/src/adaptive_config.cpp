@@ -89,6 +89,8 @@ void validate(const AdaptiveConfig& c) {
   nanos("vrr_catch_up_within", c.vrr_catch_up_within, false);
   real("mixed_lead_deep_percentile", c.mixed_lead_deep_percentile,
        c.mixed_lead_deep_percentile >= 0.0 && c.mixed_lead_deep_percentile <= 100.0, "in [0, 100]");
+  real("mixed_lead_floor_percentile", c.mixed_lead_floor_percentile,
+       c.mixed_lead_floor_percentile >= 0.0 && c.mixed_lead_floor_percentile <= 100.0, "in [0, 100]");
   real("mixed_lead_ratio_queued", c.mixed_lead_ratio_queued, c.mixed_lead_ratio_queued == 0.0 || c.mixed_lead_ratio_queued >= 1.0,
        "0 or >= 1");
   real("shallow_pipeline", c.shallow_pipeline, c.shallow_pipeline >= 1.0 && c.shallow_pipeline <= 15.0, "in [1, 15]");

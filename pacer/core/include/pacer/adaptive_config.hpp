@@ -145,7 +145,7 @@ struct AdaptiveConfig {
   /// fewer rows in all) and confirmed on fresh set F (docs/results.md, issue 11's twelfth part).
   double mixed_lead_deep_percentile = 97;
   /// ... and there no longer than this x the median of render_history (+ present_margin),
-  /// nor shorter than mixed_lead_percentile of it: a storm of long renders among short ones
+  /// nor shorter than mixed_lead_floor_percentile of it (below): a storm of long renders among short ones
   /// (shader compilation: a third of the frames 3-10 x longer) put the deep history's p97 on
   /// the long ones, and every short frame then held its present for them (the loop idling,
   /// the rate lost) until they left the 128 renders of the deep history, long after the
@@ -155,6 +155,13 @@ struct AdaptiveConfig {
   /// 15737, 15761 and 15752) and confirmed on fresh set P (325 -> 325 rows: it has no storm;
   /// docs/results.md, issue 11's twenty-third part).
   double mixed_lead_ratio_queued = 2;
+  /// ... the percentile of render_history (+ present_margin) under which that cap does not
+  /// go. Where more of the recent renders than 100 minus this are long (a storm), the plan is
+  /// on a long one: every short frame holds its present for it, the rate of a long render at
+  /// each frame. Lower lets the cap plan on the short ones through a denser storm (a long
+  /// render is then shown late or a vblank later: an animation error and lag to catch up).
+  /// 85 (mixed_lead_percentile's value) until issue 11's thirty-second part.
+  double mixed_lead_floor_percentile = 85;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   /// 1: no margin, the loop runs at the rate its costs allow; more keeps a free display's
   /// long frames on time at the cost of rate (every frame waits). Was 1.07; 1.0 chosen on
@@ -476,7 +483,8 @@ struct AdaptiveConfig {
 /// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1,
 /// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
 /// max_lag, a negative stall_lag, stall_run_lag or stall_catch_up_frames, vrr_ceiling_lead
-/// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, vrr_noise_sigmas outside
+/// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, mixed_lead_floor_percentile
+/// outside [0, 100], vrr_noise_sigmas outside
 /// [0, 10], vrr_median_error outside [1, 3], vrr_hold_bank outside [0, 10000].
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
