@@ -222,7 +222,7 @@ TEST(StateMachine, ADenseStormIsPlannedOnItsShortRendersAboveTheFloorPercentile)
     EXPECT_TRUE(t.saw(T::enter_mixed));
     return mean_gap_ms(t.run, 400, 900);
   };
-  EXPECT_EQ(AdaptiveConfig{}.mixed_lead_floor_percentile, 85);
+  EXPECT_EQ(AdaptiveConfig{}.mixed_lead_floor_percentile, 75);
   const double p85 = in_storm(85), p75 = in_storm(75);
   EXPECT_LT(p75, 0.75 * p85) << "the short frames run at their own cost";
   // A percentile: [0, 100].

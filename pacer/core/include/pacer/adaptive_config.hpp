@@ -160,8 +160,11 @@ struct AdaptiveConfig {
   /// on a long one: every short frame holds its present for it, the rate of a long render at
   /// each frame. Lower lets the cap plan on the short ones through a denser storm (a long
   /// render is then shown late or a vblank later: an animation error and lag to catch up).
-  /// 85 (mixed_lead_percentile's value) until issue 11's thirty-second part.
-  double mixed_lead_floor_percentile = 85;
+  /// Was 85 (mixed_lead_percentile's value); 75 chosen on traces/probe-storm (rows over five
+  /// seeds 336 -> 375; 80: 373, 70: 363) with the tuning half and fresh sets A-R (16638 ->
+  /// 16644, none losing), and confirmed on storm probe B (94 -> 110) and fresh set W (115 ->
+  /// 115), both written down before they existed (docs/results.md, issue 11's thirty-second part).
+  double mixed_lead_floor_percentile = 75;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   /// 1: no margin, the loop runs at the rate its costs allow; more keeps a free display's
   /// long frames on time at the cost of rate (every frame waits). Was 1.07; 1.0 chosen on
