@@ -245,12 +245,13 @@ void AdaptivePolicy::update_render_estimates() {
     typical_lead_ = std::max(typical_lead_, *at + config_.present_margin);
   }
   // and no longer than mixed_lead_ratio_queued x the median recent render (nor shorter than
-  // mixed_lead_floor_percentile of the short history): a storm of long renders among short ones
-  // would otherwise plan every frame on the long ones, each short frame holding its present
-  // (the loop idling: the rate lost), for as long as they stay in the deep history.
+  // mixed_lead_floor_percentile of the short history): a storm of long renders among short
+  // ones would otherwise plan every frame on the long ones, each short frame holding its
+  // present (the loop idling: the rate lost), for as long as they stay in the deep history.
   if (config_.mixed_lead_ratio_queued > 0) {
     const Nanos cap = scale(median, config_.mixed_lead_ratio_queued) + config_.present_margin;
-    const Nanos floor = sorted[percentile_index(config_.mixed_lead_floor_percentile, sorted.size())] + config_.present_margin;
+    const Nanos floor =
+        sorted[percentile_index(config_.mixed_lead_floor_percentile, sorted.size())] + config_.present_margin;
     typical_lead_ = std::max(floor, std::min(typical_lead_, cap));
   }
 }

@@ -145,15 +145,15 @@ struct AdaptiveConfig {
   /// fewer rows in all) and confirmed on fresh set F (docs/results.md, issue 11's twelfth part).
   double mixed_lead_deep_percentile = 97;
   /// ... and there no longer than this x the median of render_history (+ present_margin),
-  /// nor shorter than mixed_lead_floor_percentile of it (below): a storm of long renders among short ones
-  /// (shader compilation: a third of the frames 3-10 x longer) put the deep history's p97 on
-  /// the long ones, and every short frame then held its present for them (the loop idling,
-  /// the rate lost) until they left the 128 renders of the deep history, long after the
-  /// storm. With the cap a long render is shown late (an animation error) or a vblank later.
-  /// 0: no cap. 2 (estimate_hitch_ratio's value: a render over it is a hitch) chosen on the
-  /// tuning half and fresh sets A-O (rows over five seeds 15753 -> 15765; 1.5, 2.5 and 3 met
-  /// 15737, 15761 and 15752) and confirmed on fresh set P (325 -> 325 rows: it has no storm;
-  /// docs/results.md, issue 11's twenty-third part).
+  /// nor shorter than mixed_lead_floor_percentile of it (below): a storm of long renders
+  /// among short ones (shader compilation: a third of the frames 3-10 x longer) put the deep
+  /// history's p97 on the long ones, and every short frame then held its present for them
+  /// (the loop idling, the rate lost) until they left the 128 renders of the deep history,
+  /// long after the storm. With the cap a long render is shown late (an animation error) or
+  /// a vblank later. 0: no cap. 2 (estimate_hitch_ratio's value: a render over it is a
+  /// hitch) chosen on the tuning half and fresh sets A-O (rows over five seeds 15753 ->
+  /// 15765; 1.5, 2.5 and 3 met 15737, 15761 and 15752) and confirmed on fresh set P (325 ->
+  /// 325 rows: it has no storm; docs/results.md, issue 11's twenty-third part).
   double mixed_lead_ratio_queued = 2;
   /// ... the percentile of render_history (+ present_margin) under which that cap does not
   /// go. Where more of the recent renders than 100 minus this are long (a storm), the plan is
@@ -163,7 +163,8 @@ struct AdaptiveConfig {
   /// Was 85 (mixed_lead_percentile's value); 75 chosen on traces/probe-storm (rows over five
   /// seeds 336 -> 375; 80: 373, 70: 363) with the tuning half and fresh sets A-R (16638 ->
   /// 16644, none losing), and confirmed on storm probe B (94 -> 110) and fresh set W (115 ->
-  /// 115), both written down before they existed (docs/results.md, issue 11's thirty-second part).
+  /// 115), both written down before they existed (docs/results.md, issue 11's thirty-second
+  /// part).
   double mixed_lead_floor_percentile = 75;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   /// 1: no margin, the loop runs at the rate its costs allow; more keeps a free display's
@@ -487,8 +488,8 @@ struct AdaptiveConfig {
 /// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
 /// max_lag, a negative stall_lag, stall_run_lag or stall_catch_up_frames, vrr_ceiling_lead
 /// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, mixed_lead_floor_percentile
-/// outside [0, 100], vrr_noise_sigmas outside
-/// [0, 10], vrr_median_error outside [1, 3], vrr_hold_bank outside [0, 10000].
+/// outside [0, 100], vrr_noise_sigmas outside [0, 10], vrr_median_error outside [1, 3],
+/// vrr_hold_bank outside [0, 10000].
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
