@@ -51,6 +51,22 @@ Traced run_tweaked(Tweak tweak, const std::vector<Nanos>& load) {
   return run(p, fifo_100(), load);
 }
 
+/// 6 ms renders, `frames` of them, with a storm over frames [from, to): every `every`-th
+/// frame `extra` + 10 ms x (its index mod 4) longer (shader compilation).
+std::vector<Nanos> storm_load(std::size_t frames, std::size_t from, std::size_t to, std::size_t every, Nanos extra) {
+  std::vector<Nanos> load(frames, 6_ms);
+  for (std::size_t i = from; i < to; i += every) load[i] = 6_ms + extra + 10_ms * static_cast<std::int64_t>(i % 4);
+  return load;
+}
+
+/// run_tweaked's mean gap between shown frames over [from, to); the cadence went mixed.
+template <class Tweak>
+double mixed_gap_ms(Tweak tweak, const std::vector<Nanos>& load, std::size_t from, std::size_t to) {
+  const Traced t = run_tweaked(tweak, load);
+  EXPECT_TRUE(t.saw(T::enter_mixed));
+  return mean_gap_ms(t.run, from, to);
+}
+
 /// `load` on a free display (immediate, as fit_to_display sets it up: the default initial
 /// interval) with `tweak` applied to the config; `cadence`, when given, gets the one it ended in.
 template <class Tweak>
@@ -196,12 +212,9 @@ TEST(StateMachine, AStormOfLongRendersDoesNotHoldTheMixedCadenceAfterItEnds) {
   // longer (shader compilation). The mixed cadence plans on the deep history's p97, which
   // the storm's renders hold for 128 frames; capped at mixed_lead_ratio_queued x the median
   // render, the short frames after the storm are planned on their own cost again.
-  std::vector<Nanos> load(900, 6_ms);
-  for (std::size_t i = 300; i < 390; i += 3) load[i] = 36_ms + 10_ms * static_cast<std::int64_t>(i % 4);
+  const std::vector<Nanos> load = storm_load(900, 300, 390, 3, 30_ms);
   const auto after_storm = [&load](double ratio) {
-    const Traced t = run_tweaked([ratio](AdaptiveConfig& c) { c.mixed_lead_ratio_queued = ratio; }, load);
-    EXPECT_TRUE(t.saw(T::enter_mixed));
-    return mean_gap_ms(t.run, 420, 500);
+    return mixed_gap_ms([ratio](AdaptiveConfig& c) { c.mixed_lead_ratio_queued = ratio; }, load, 420, 500);
   };
   EXPECT_EQ(AdaptiveConfig{}.mixed_lead_ratio_queued, 2.0);
   const double capped = after_storm(2.0), uncapped = after_storm(0.0);
@@ -211,16 +224,13 @@ TEST(StateMachine, AStormOfLongRendersDoesNotHoldTheMixedCadenceAfterItEnds) {
 
 TEST(StateMachine, ADenseStormIsPlannedOnItsShortRendersAboveTheFloorPercentile) {
   // 6 ms renders at 100 Hz with a storm from frame 300 to 900: every fifth frame 30-60 ms
-  // (shader compilation), 6 or 7 of the last 32 renders. Their p85 is a long render, so a
+  // (24-54 ms longer), 6 or 7 of the last 32 renders. Their p85 is a long render, so a
   // floor there holds every short frame's present for one (the rate of a long render at
   // each frame); their p75 is a short one, so the cap (2 x the median) plans the short
   // frames on their own cost and a long one is shown late.
-  std::vector<Nanos> load(1200, 6_ms);
-  for (std::size_t i = 300; i < 900; i += 5) load[i] = 30_ms + 10_ms * static_cast<std::int64_t>(i % 4);
+  const std::vector<Nanos> load = storm_load(1200, 300, 900, 5, 24_ms);
   const auto in_storm = [&load](double floor) {
-    const Traced t = run_tweaked([floor](AdaptiveConfig& c) { c.mixed_lead_floor_percentile = floor; }, load);
-    EXPECT_TRUE(t.saw(T::enter_mixed));
-    return mean_gap_ms(t.run, 400, 900);
+    return mixed_gap_ms([floor](AdaptiveConfig& c) { c.mixed_lead_floor_percentile = floor; }, load, 400, 900);
   };
   EXPECT_EQ(AdaptiveConfig{}.mixed_lead_floor_percentile, 75);
   const double p85 = in_storm(85), p75 = in_storm(75);
