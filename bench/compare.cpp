@@ -358,6 +358,8 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "min_interval_ms") c.min_interval = std::max(c.min_interval, ms());
   else if (name == "mixed_lead_percentile") c.mixed_lead_percentile = v;
   else if (name == "catch_up_within_ms") c.catch_up_within = ms();
+  else if (name == "pile_catch_up_lag_ms") c.pile_catch_up_lag = ms();
+  else if (name == "pile_catch_up_within_ms") c.pile_catch_up_within = ms();
   else if (name == "vrr_catch_up_within_ms") c.vrr_catch_up_within = ms();
   else if (name == "catch_up_paced") c.catch_up_paced = v != 0;
   else if (name == "widen_counts_updates") c.widen_counts_updates = v != 0;

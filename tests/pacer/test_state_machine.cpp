@@ -243,6 +243,29 @@ TEST(StateMachine, ADenseStormIsPlannedOnItsShortRendersAboveTheFloorPercentile)
   EXPECT_THROW(validate(c), std::invalid_argument);
 }
 
+TEST(StateMachine, LagPiledUpByAStormIsCaughtUpBeforeItIsDropped) {
+  // The storm of the test above, at 100 Hz: planned on the short renders, each long one is
+  // shown late and its lateness is lag. At catch_up's pace the lag piles up past
+  // max_pile_lag (1 s) and the excess is dropped; caught up within pile_catch_up_within
+  // once past pile_catch_up_lag, the world keeps time.
+  const std::vector<Nanos> load = storm_load(1200, 300, 900, 5, 24_ms);
+  const auto dropped = [&load](Nanos pile_lag) {
+    return dropped_in(run_tweaked([pile_lag](AdaptiveConfig& c) { c.pile_catch_up_lag = pile_lag; }, load).run);
+  };
+  EXPECT_EQ(AdaptiveConfig{}.pile_catch_up_lag, 0_ms);
+  EXPECT_EQ(AdaptiveConfig{}.pile_catch_up_within, 1000_ms);
+  const Nanos off = dropped(0_ms), on = dropped(750_ms);
+  EXPECT_GT(off, 1000_ms);  // measured: 1941.7 ms
+  EXPECT_LT(on, 10_ms);     // measured: none
+  // A lag: >= 0; a time to catch it up in: > 0.
+  AdaptiveConfig c;
+  c.pile_catch_up_lag = -1_ms;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c.pile_catch_up_lag = 750_ms;
+  c.pile_catch_up_within = 0_ms;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+}
+
 TEST(StateMachine, MixedLeadRatioQueuedIsOffOrAtLeastOne) {
   AdaptiveConfig c;
   c.mixed_lead_ratio_queued = 0.5;

@@ -635,7 +635,10 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     return;
   }
   if (rate <= 0) rate = config_.keep_debt_catch_up;
-  const Nanos within = catch_up_time();
+  Nanos within = catch_up_time();
+  // Off VRR, a lag piled up towards max_pile_lag is caught up within pile_catch_up_within.
+  if (!vrr() && config_.pile_catch_up_lag > Nanos::zero() && lag_ > config_.pile_catch_up_lag)
+    within = within > Nanos::zero() ? std::min(within, config_.pile_catch_up_within) : config_.pile_catch_up_within;
   Nanos step = paced_step(lag_, rate, within);
   // A stall: what is left of its lag is caught up within stall_catch_up_frames frames.
   if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag)

@@ -86,6 +86,8 @@ void validate(const AdaptiveConfig& c) {
   if (c.max_pile_lag > Nanos::zero() && c.max_pile_lag < c.max_lag)
     config_error("AdaptiveConfig::max_pile_lag", "0 or >= max_lag (" + format_value(c.max_lag) + ")", format_value(c.max_pile_lag));
   nanos("catch_up_within", c.catch_up_within, false);
+  nanos("pile_catch_up_lag", c.pile_catch_up_lag, false);
+  nanos("pile_catch_up_within", c.pile_catch_up_within, true);
   nanos("vrr_catch_up_within", c.vrr_catch_up_within, false);
   real("mixed_lead_deep_percentile", c.mixed_lead_deep_percentile,
        c.mixed_lead_deep_percentile >= 0.0 && c.mixed_lead_deep_percentile <= 100.0, "in [0, 100]");

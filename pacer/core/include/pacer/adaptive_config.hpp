@@ -274,6 +274,15 @@ struct AdaptiveConfig {
   /// chosen on the tuning half and fresh sets A, B and C and confirmed on fresh set D
   /// (docs/results.md, issue 11's tenth part).
   Nanos catch_up_within{0};
+  /// ... and, on those displays, a lag that has piled up past this (late frames one after
+  /// another: a shader-compile storm shown on its short renders, every long one late) is back
+  /// on time within about pile_catch_up_within, however catch_up_within reads: at catch_up's
+  /// pace it grew past max_pile_lag and was dropped, the world then running behind for good
+  /// (criterion 5). Each frame then simulates lag x interval / pile_catch_up_within more, a
+  /// larger animation error in frames that already have one. 0: off (until issue 11's
+  /// thirty-third part).
+  Nanos pile_catch_up_lag{0};
+  Nanos pile_catch_up_within{1'000'000'000};
   /// Late frames that recur would pile their lags up past max_lag at the catch_up_within
   /// pace (the excess dropped at each). With catch_up_paced the pace follows them: a late
   /// frame (one that adds catch_up_late x the interval of lag or more) more than
@@ -489,7 +498,8 @@ struct AdaptiveConfig {
 /// max_lag, a negative stall_lag, stall_run_lag or stall_catch_up_frames, vrr_ceiling_lead
 /// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, mixed_lead_floor_percentile
 /// outside [0, 100], vrr_noise_sigmas outside [0, 10], vrr_median_error outside [1, 3],
-/// vrr_hold_bank outside [0, 10000].
+/// vrr_hold_bank outside [0, 10000], a negative pile_catch_up_lag or a pile_catch_up_within
+/// not above 0.
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
