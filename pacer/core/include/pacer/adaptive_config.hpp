@@ -279,9 +279,12 @@ struct AdaptiveConfig {
   /// on time within about pile_catch_up_within, however catch_up_within reads: at catch_up's
   /// pace it grew past max_pile_lag and was dropped, the world then running behind for good
   /// (criterion 5). Each frame then simulates lag x interval / pile_catch_up_within more, a
-  /// larger animation error in frames that already have one. 0: off (until issue 11's
-  /// thirty-third part).
-  Nanos pile_catch_up_lag{0};
+  /// larger animation error in frames that already have one. 0: off. Was off; 750 ms (1 s
+  /// within) chosen on traces/probe-storm (rows over five seeds 375 -> 405; 250, 500 and 900
+  /// ms: 385, 397 and 390), changing no row of the tuning half or sets A-W nor of
+  /// traces/probe-level, and confirmed on storm probe C (66 -> 92) and fresh set X (95 -> 95),
+  /// both written down before they existed (docs/results.md, issue 11's thirty-third part).
+  Nanos pile_catch_up_lag{750'000'000};
   Nanos pile_catch_up_within{1'000'000'000};
   /// Late frames that recur would pile their lags up past max_lag at the catch_up_within
   /// pace (the excess dropped at each). With catch_up_paced the pace follows them: a late
