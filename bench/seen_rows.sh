@@ -46,12 +46,14 @@ jobs_file="$out/jobs"
     echo "$s --traces traces/$s --no-synthetic --all-held-out"
   done
 } > "$jobs_file"
-# The commands, two at a time (a shell line each, its output to NAME.log).
+# The commands, two at a time (a shell line each, its output to NAME.log; its page NAME and
+# the extension below, with the runs' CSV beside it).
 cmds="$out/cmds"
+page_ext=md
 : > "$cmds"
 while read -r name rest; do
   # shellcheck disable=SC2086  # rest: the workload arguments, split on purpose
-  printf '%q ' "$compare" $rest --out "$out/$name.md" "${args[@]}" >> "$cmds"
+  printf '%q ' "$compare" $rest --out "$out/$name.$page_ext" "${args[@]}" >> "$cmds"
   printf '> %q 2>&1\n' "$out/$name.log" >> "$cmds"
 done < "$jobs_file"
 if ! tr '\n' '\0' < "$cmds" | xargs -0 -P 2 -I{} bash -c '{}'; then
