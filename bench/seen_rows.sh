@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
       out="$2"; shift 2 ;;
     --adaptive)
       shift
+      [ $# -gt 0 ] && [[ "$1" == *=* ]] || { echo "seen_rows.sh: --adaptive needs NAME=VALUE" >&2; exit 2; }
       while [ $# -gt 0 ] && [[ "$1" == *=* ]]; do knobs+=("$1"); shift; done ;;
     *) echo "seen_rows.sh: unknown argument '$1' (usage: bench/seen_rows.sh [--out DIR] [--adaptive NAME=VALUE ...])" >&2; exit 2 ;;
   esac
