@@ -583,8 +583,11 @@ Nanos AdaptivePolicy::catch_up_time() const {
   // is not) pile up to A / (1 - e^(-(s - A) / within)) under this exponential approach:
   // kept under catch_up_pile x max_lag. A burst that fills that by itself is dropped down
   // to max_lag anyway: what matters then is that little of it (1 - catch_up_pile) is left
-  // when the next comes. 0: no bound (the catch_up pace alone).
-  const Nanos within = vrr() ? config_.vrr_catch_up_within : config_.catch_up_within;
+  // when the next comes. 0: no bound (the catch_up pace alone). Off VRR, a lag piled up
+  // past pile_catch_up_lag (towards max_pile_lag) is back within pile_catch_up_within at most.
+  Nanos within = vrr() ? config_.vrr_catch_up_within : config_.catch_up_within;
+  if (!vrr() && config_.pile_catch_up_lag > Nanos::zero() && lag_ > config_.pile_catch_up_lag)
+    within = within > Nanos::zero() ? std::min(within, config_.pile_catch_up_within) : config_.pile_catch_up_within;
   if (!config_.catch_up_paced || late_add_ <= Nanos::zero() || late_spacing_ <= late_add_) return within;
   const double pile = config_.catch_up_pile;
   const double share = std::min(pile, static_cast<double>(late_add_.count()) /
@@ -635,10 +638,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     return;
   }
   if (rate <= 0) rate = config_.keep_debt_catch_up;
-  Nanos within = catch_up_time();
-  // Off VRR, a lag piled up towards max_pile_lag is caught up within pile_catch_up_within.
-  if (!vrr() && config_.pile_catch_up_lag > Nanos::zero() && lag_ > config_.pile_catch_up_lag)
-    within = within > Nanos::zero() ? std::min(within, config_.pile_catch_up_within) : config_.pile_catch_up_within;
+  const Nanos within = catch_up_time();
   Nanos step = paced_step(lag_, rate, within);
   // A stall: what is left of its lag is caught up within stall_catch_up_frames frames.
   if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag)
