@@ -12,25 +12,17 @@ import random
 import sys
 
 
-def out_dir(script: str):
-    """The one argument, OUT_DIR, made if missing; None (after a usage line) without it."""
-    if len(sys.argv) != 2:
-        print(f"usage: {script} OUT_DIR", file=sys.stderr)
-        return None
-    out = pathlib.Path(sys.argv[1])
-    out.mkdir(parents=True, exist_ok=True)
-    return out
-
-
 def write_trace(path: pathlib.Path, frame_ms) -> None:
     """A trace as bench/compare reads it: a frame_ms header, one value per line, 4 decimals."""
     path.write_text("frame_ms\n" + "".join(f"{ms:.4f}\n" for ms in frame_ms))
 
 
 def main() -> int:
-    out = out_dir("level_probe.py")
-    if out is None:
+    if len(sys.argv) != 2:
+        print("usage: level_probe.py OUT_DIR", file=sys.stderr)
         return 2
+    out = pathlib.Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(11)
     for base in (6, 10, 14):
         for factor in (1.5, 2, 3):

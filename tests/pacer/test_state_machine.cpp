@@ -59,6 +59,10 @@ std::vector<Nanos> storm_load(std::size_t frames, std::size_t from, std::size_t 
   return load;
 }
 
+/// A dense storm: from frame 300 to 900 every fifth render 30-60 ms among 6 ms ones (6 or 7
+/// of any 32 renders), then 300 calm frames.
+std::vector<Nanos> dense_storm() { return storm_load(1200, 300, 900, 5, 24_ms); }
+
 /// run_tweaked's mean gap between shown frames over [from, to); the cadence went mixed.
 template <class Tweak>
 double mixed_gap_ms(Tweak tweak, const std::vector<Nanos>& load, std::size_t from, std::size_t to) {
@@ -228,7 +232,7 @@ TEST(StateMachine, ADenseStormIsPlannedOnItsShortRendersAboveTheFloorPercentile)
   // floor there holds every short frame's present for one (the rate of a long render at
   // each frame); their p75 is a short one, so the cap (2 x the median) plans the short
   // frames on their own cost and a long one is shown late.
-  const std::vector<Nanos> load = storm_load(1200, 300, 900, 5, 24_ms);
+  const std::vector<Nanos> load = dense_storm();
   const auto in_storm = [&load](double floor) {
     return mixed_gap_ms([floor](AdaptiveConfig& c) { c.mixed_lead_floor_percentile = floor; }, load, 400, 900);
   };
@@ -248,7 +252,7 @@ TEST(StateMachine, LagPiledUpByAStormIsCaughtUpBeforeItIsDropped) {
   // shown late and its lateness is lag. At catch_up's pace the lag piles up past
   // max_pile_lag (1 s) and the excess is dropped; caught up within pile_catch_up_within
   // once past pile_catch_up_lag, the world keeps time.
-  const std::vector<Nanos> load = storm_load(1200, 300, 900, 5, 24_ms);
+  const std::vector<Nanos> load = dense_storm();
   const auto dropped = [&load](Nanos pile_lag) {
     return dropped_in(run_tweaked([pile_lag](AdaptiveConfig& c) { c.pile_catch_up_lag = pile_lag; }, load).run);
   };
