@@ -654,8 +654,8 @@ TEST(StateMachine, MissWindowBoundsMissesToWiden) {
 }
 
 TEST(StateMachine, TransitionsHaveNames) {
-  for (const T t : {T::none, T::enter_mixed, T::follow_mean, T::follow_cost, T::leave_mixed, T::widen, T::widen_to_mixed,
-                    T::absorb_misses, T::forgive_hitch, T::shrink})
+  for (const T t : {T::none, T::enter_mixed, T::follow_mean, T::follow_cost, T::refollow_cost, T::leave_mixed, T::widen,
+                    T::widen_to_mixed, T::absorb_misses, T::forgive_hitch, T::shrink})
     EXPECT_FALSE(to_string(t).empty());
   EXPECT_EQ(to_string(T::forgive_hitch), "forgive_hitch");
 }

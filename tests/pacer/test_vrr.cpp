@@ -335,6 +335,10 @@ TEST(Vrr, ConfigIsValidated) {
   rejects(&AdaptiveConfig::vrr_noise_sigmas, -0.5, 11);
   rejects(&AdaptiveConfig::vrr_median_error, 0.9, 3.5);
   rejects(&AdaptiveConfig::vrr_hold_bank, -1, 20000);
+  rejects(&AdaptiveConfig::vrr_refollow_share, 0.0, 1.5);
+  c = AdaptiveConfig{};
+  c.vrr_refollow_frames = -1;
+  EXPECT_THROW(validate(c), std::invalid_argument);
   c = AdaptiveConfig{};
   c.catch_up_p99_window = 99;  // its p99 would be its largest
   EXPECT_THROW(validate(c), std::invalid_argument);
@@ -706,4 +710,35 @@ TEST(Vrr, ACostUnderTheShortestRefreshTakesTheIntervalToIt) {
   // --no-shrink holds the interval: no snap down either.
   const Traced held = run_precise(load, [](AdaptiveConfig& c) { c.shrink = false; });
   EXPECT_GT(held.intervals.back(), ceiling);
+}
+
+TEST(Vrr, AWidenReadFromAStormsCompilesIsFollowedDownBeforeTheWindowRefills) {
+  // 10 ms renders on VRR 48-144; frames 300-307 are compiles of 80-90 ms, one after another
+  // (a dense storm's run), then 10 ms again. Three misses widen the interval to about 90 ms
+  // and restart follow_cost's window; the compiles after the widen fit it, so it is no hitch
+  // to forgive. Without vrr_refollow_frames the cheap frames then wait out the wide interval
+  // until the window is full (shrink_window frames). With it, once that many frames are in
+  // and their mean cost is under vrr_refollow_share of the interval, refollow_cost takes
+  // the interval to that mean.
+  std::vector<Nanos> load(600, 10_ms);
+  for (std::size_t i = 300; i < 308; ++i) load[i] = i % 3 == 0 ? 80_ms : i % 3 == 1 ? 85_ms : 90_ms;
+  const Traced off = run_precise(load, [](AdaptiveConfig& c) { c.vrr_refollow_frames = 0; });
+  const Traced on = run_precise(load, [](AdaptiveConfig& c) { c.vrr_refollow_frames = 8; });
+  const auto widest = [](const Traced& t) { return *std::max_element(t.intervals.begin() + 300, t.intervals.begin() + 320); };
+  ASSERT_GT(widest(off), 80_ms);
+  ASSERT_EQ(widest(on), widest(off));
+  EXPECT_FALSE(off.saw(T::refollow_cost));
+  EXPECT_TRUE(on.saw(T::refollow_cost));
+  // Off: the widened interval held for more than 20 frames after the compiles.
+  for (std::size_t i = 308; i < 330; ++i) EXPECT_EQ(off.intervals[i], widest(off)) << i;
+  // On: under half of it once vrr_refollow_frames frames are in (the widen comes after frame
+  // 304; the eight frames after it, three of them compiles, bring it to 42 ms).
+  for (std::size_t i = 312; i < 600; ++i) EXPECT_LT(on.intervals[i], widest(on) / 2) << i;
+  EXPECT_LT(mean_gap_ms(on.run, 312, 340), 0.6 * mean_gap_ms(off.run, 312, 340));
+  // A lasting change is not followed back down: its frames cost the widened level.
+  const std::vector<Nanos> level = step_load(600, 10_ms, 300, 40_ms);
+  const Traced lasting = run_precise(level, [](AdaptiveConfig& c) { c.vrr_refollow_frames = 8; });
+  EXPECT_TRUE(lasting.saw(T::widen));
+  EXPECT_FALSE(lasting.saw(T::refollow_cost));
+  for (std::size_t i = 360; i < 600; ++i) EXPECT_GT(lasting.intervals[i], 40_ms) << i;
 }

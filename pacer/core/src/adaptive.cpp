@@ -19,6 +19,7 @@ std::string_view to_string(AdaptivePolicy::Transition t) {
     case T::enter_mixed: return "enter_mixed";
     case T::follow_mean: return "follow_mean";
     case T::follow_cost: return "follow_cost";
+    case T::refollow_cost: return "refollow_cost";
     case T::leave_mixed: return "leave_mixed";
     case T::widen: return "widen";
     case T::widen_to_mixed: return "widen_to_mixed";
@@ -833,9 +834,20 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_vrr() const {
   // take (the mean busy time; the busiest vrr_trim share left out, none by default) with
   // vrr_margin, within the panel's range from below (min_interval = 1 / its maximum rate).
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
-  if (busy_ring_.size() < window) return std::nullopt;
+  // vrr_refollow_frames: while the window refills (after a widen or a forgiven hitch, which
+  // clear it, and at the start), follow_cost may act on the frames there are, towards a
+  // much shorter interval only (a widen read a storm's compiles as the level; the frames
+  // since cost far less).
+  const auto refollow = static_cast<std::size_t>(std::max(config_.vrr_refollow_frames, 0));
+  const bool refilling = busy_ring_.size() < window;
+  if (refilling && (refollow == 0 || busy_ring_.size() < refollow)) return std::nullopt;
   const Nanos target = std::clamp(scale(trimmed_mean_busy(), config_.vrr_margin), config_.min_interval, config_.max_interval);
   if (!config_.shrink && target < interval_) return std::nullopt;
+  if (refilling) {
+    if (target < scale(interval_, config_.vrr_refollow_share))
+      return Decision{Transition::refollow_cost, target, "VRR: the frames since the window restarted cost far less than the interval"};
+    return std::nullopt;
+  }
   // A cost under the panel's shortest refresh: the interval goes there, however little it is
   // above it (mixed_follow's hysteresis kept it a little over the ceiling for good, every
   // present held to its own time instead of queueing at the ceiling: vrr_ceiling_lead).
@@ -958,6 +970,7 @@ void AdaptivePolicy::apply(const Decision& d, std::int64_t frame) {
       set_display_interval(d.interval, direction);
       break;
     case Transition::follow_cost:
+    case Transition::refollow_cost:  // the window refills on: a later one judges it all
       set_display_interval(d.interval, direction);
       break;
     case Transition::leave_mixed:

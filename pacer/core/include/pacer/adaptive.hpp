@@ -57,6 +57,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
     enter_mixed,     ///< whole periods would cost more than mixed_cadence_loss of the rate
     follow_mean,     ///< the mixed cadence's interval moved with the mean busy time
     follow_cost,     ///< VRR: the steady interval moved with the mean busy time
+    refollow_cost,   ///< VRR: the frames since a widen cost far less than it: down to their mean
     leave_mixed,     ///< whole periods cost less than half the allowed loss again
     widen,           ///< a lasting change (misses, and the recent median cost needs it), or an overload
     widen_to_mixed,  ///< a widen whose whole periods would cost too much: the mixed cadence

@@ -489,6 +489,17 @@ struct AdaptiveConfig {
   /// both peers at seed 7 3245 -> 3251) and confirmed on set V, which could not tell (114 ->
   /// 114: no capture there runs near 144 fps) (docs/results.md, issue 11's thirty-first part).
   bool vrr_snap_ceiling = true;
+  /// VRR: a widen (and a forgiven hitch) restarts the window of busy times that follow_cost
+  /// reads, and follow_cost waits until it is full (shrink_window frames). In a dense
+  /// shader-compile storm the widen's level is a compile's (every missed frame was one):
+  /// traces/probe-storm's `storm_10ms_share0.5_300frames` x1.0 widened to 88 ms, and the
+  /// 10 ms frames after it each waited 68 ms for 30 frames, 2.7 s at 11 fps. With this > 0,
+  /// once that many frames are in the window and their mean busy time (with vrr_margin) is
+  /// under vrr_refollow_share of the interval, follow_cost takes it without waiting for the
+  /// rest: only that far down, never up (a lasting change's frames cost about the widened
+  /// level, so they do not move it). 0: off, follow_cost waits for the full window.
+  int vrr_refollow_frames = 0;
+  double vrr_refollow_share = 0.5;
 };
 
 /// Throws std::invalid_argument naming the field and its value for a config no policy can
@@ -502,7 +513,7 @@ struct AdaptiveConfig {
 /// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, mixed_lead_floor_percentile
 /// outside [0, 100], vrr_noise_sigmas outside [0, 10], vrr_median_error outside [1, 3],
 /// vrr_hold_bank outside [0, 10000], a negative pile_catch_up_lag or a pile_catch_up_within
-/// not above 0.
+/// not above 0, a negative vrr_refollow_frames or vrr_refollow_share outside (0, 1].
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
