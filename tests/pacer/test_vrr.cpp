@@ -693,8 +693,13 @@ TEST(Vrr, ACostUnderTheShortestRefreshTakesTheIntervalToIt) {
   // present was held to its own time. With vrr_snap_ceiling (the default) it goes to the
   // ceiling, where frames queue their presents (vrr_ceiling_lead) at the panel's full rate.
   const std::vector<Nanos> load(600, 5400_us);
-  const Traced off = run_precise(load, [](AdaptiveConfig& c) { c.vrr_snap_ceiling = false; });
-  const Traced on = run_precise(load, [](AdaptiveConfig&) {});
+  // (vrr_refollow_frames off in both: it follows the first 8 frames, where this is about
+  // the first full window's follow.)
+  const Traced off = run_precise(load, [](AdaptiveConfig& c) {
+    c.vrr_snap_ceiling = false;
+    c.vrr_refollow_frames = 0;
+  });
+  const Traced on = run_precise(load, [](AdaptiveConfig& c) { c.vrr_refollow_frames = 0; });
   EXPECT_TRUE(AdaptiveConfig{}.vrr_snap_ceiling);
   const Nanos ceiling = period_of_hz(144);
   EXPECT_GT(off.intervals.back(), ceiling + 50_us) << "stuck a little over the ceiling";
@@ -710,6 +715,9 @@ TEST(Vrr, ACostUnderTheShortestRefreshTakesTheIntervalToIt) {
   // --no-shrink holds the interval: no snap down either.
   const Traced held = run_precise(load, [](AdaptiveConfig& c) { c.shrink = false; });
   EXPECT_GT(held.intervals.back(), ceiling);
+  // With the defaults (vrr_refollow_frames on) the first 8 frames take it to the ceiling.
+  const Traced defaults = run_precise(load, [](AdaptiveConfig&) {});
+  for (std::size_t i = 100; i < defaults.intervals.size(); ++i) EXPECT_EQ(defaults.intervals[i], ceiling) << i;
 }
 
 TEST(Vrr, AWidenReadFromAStormsCompilesIsFollowedDownBeforeTheWindowRefills) {
@@ -725,6 +733,8 @@ TEST(Vrr, AWidenReadFromAStormsCompilesIsFollowedDownBeforeTheWindowRefills) {
   const Traced off = run_precise(load, [](AdaptiveConfig& c) { c.vrr_refollow_frames = 0; });
   const Traced on = run_precise(load, [](AdaptiveConfig& c) { c.vrr_refollow_frames = 8; });
   const auto widest = [](const Traced& t) { return *std::max_element(t.intervals.begin() + 300, t.intervals.begin() + 320); };
+  EXPECT_EQ(AdaptiveConfig{}.vrr_refollow_frames, 8);
+  EXPECT_EQ(AdaptiveConfig{}.vrr_refollow_share, 0.5);
   ASSERT_GT(widest(off), 80_ms);
   ASSERT_EQ(widest(on), widest(off));
   EXPECT_FALSE(off.saw(T::refollow_cost));

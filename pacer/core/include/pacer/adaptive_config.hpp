@@ -496,9 +496,16 @@ struct AdaptiveConfig {
   /// 10 ms frames after it each waited 68 ms for 30 frames, 2.7 s at 11 fps. With this > 0,
   /// once that many frames are in the window and their mean busy time (with vrr_margin) is
   /// under vrr_refollow_share of the interval, follow_cost takes it without waiting for the
-  /// rest: only that far down, never up (a lasting change's frames cost about the widened
-  /// level, so they do not move it). 0: off, follow_cost waits for the full window.
-  int vrr_refollow_frames = 0;
+  /// rest (a transition of its own, refollow_cost): only that far down, never up (a lasting
+  /// change's frames cost about the widened level, so they do not move it). 0: off,
+  /// follow_cost waits for the full window. 8 frames and a share of 0.5 chosen on
+  /// traces/probe-storm (rows over five seeds 405 -> 417; 4, 6, 12 and 16 frames 417, 412,
+  /// 409 and 416) with the tuning half and fresh sets A-R (16644 -> 16646; 4 frames 16640, 16
+  /// frames and a share of 0.6 16646) and confirmed on traces/probe-storm-d (143 -> 146) and
+  /// set Y (40 -> 40: it could not tell), both written down before they existed
+  /// (docs/results.md, issue 11's thirty-fourth part). Test
+  /// Vrr.AWidenReadFromAStormsCompilesIsFollowedDownBeforeTheWindowRefills.
+  int vrr_refollow_frames = 8;
   double vrr_refollow_share = 0.5;
 };
 
