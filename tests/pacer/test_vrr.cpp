@@ -732,7 +732,9 @@ TEST(Vrr, AWidenReadFromAStormsCompilesIsFollowedDownBeforeTheWindowRefills) {
   for (std::size_t i = 300; i < 308; ++i) load[i] = i % 3 == 0 ? 80_ms : i % 3 == 1 ? 85_ms : 90_ms;
   const Traced off = run_precise(load, [](AdaptiveConfig& c) { c.vrr_refollow_frames = 0; });
   const Traced on = run_precise(load, [](AdaptiveConfig& c) { c.vrr_refollow_frames = 8; });
-  const auto widest = [](const Traced& t) { return *std::max_element(t.intervals.begin() + 300, t.intervals.begin() + 320); };
+  const auto widest = [](const Traced& t) {
+    return *std::max_element(t.intervals.begin() + 300, t.intervals.begin() + 320);
+  };
   EXPECT_EQ(AdaptiveConfig{}.vrr_refollow_frames, 8);
   EXPECT_EQ(AdaptiveConfig{}.vrr_refollow_share, 0.5);
   ASSERT_GT(widest(off), 80_ms);

@@ -845,7 +845,8 @@ std::optional<AdaptivePolicy::Decision> AdaptivePolicy::decide_vrr() const {
   if (!config_.shrink && target < interval_) return std::nullopt;
   if (refilling) {
     if (target < scale(interval_, config_.vrr_refollow_share))
-      return Decision{Transition::refollow_cost, target, "VRR: the frames since the window restarted cost far less than the interval"};
+      return Decision{Transition::refollow_cost, target,
+                      "VRR: the frames since the window restarted cost far less than the interval"};
     return std::nullopt;
   }
   // A cost under the panel's shortest refresh: the interval goes there, however little it is
@@ -970,7 +971,7 @@ void AdaptivePolicy::apply(const Decision& d, std::int64_t frame) {
       set_display_interval(d.interval, direction);
       break;
     case Transition::follow_cost:
-    case Transition::refollow_cost:  // the window refills on: a later one judges it all
+    case Transition::refollow_cost:  // the ring is kept: once full, follow_cost reads it all
       set_display_interval(d.interval, direction);
       break;
     case Transition::leave_mixed:
