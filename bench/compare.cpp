@@ -385,6 +385,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_ceiling_lead") c.vrr_ceiling_lead = v;
   else if (name == "vrr_refollow_frames") c.vrr_refollow_frames = static_cast<int>(v);
   else if (name == "vrr_refollow_share") c.vrr_refollow_share = v;
+  else if (name == "mixed_lead_cap_immediate") c.mixed_lead_cap_immediate = v != 0;
   else return false;
   return true;
 }

@@ -247,6 +247,28 @@ TEST(StateMachine, ADenseStormIsPlannedOnItsShortRendersAboveTheFloorPercentile)
   EXPECT_THROW(validate(c), std::invalid_argument);
 }
 
+TEST(StateMachine, ADenseStormOnImmediateIsPlannedOnItsShortRendersWithTheCap) {
+  // 20 ms renders on immediate (capped at 60 Hz: between one and two periods, so the mixed
+  // cadence), with a storm from frame 300 to 900: every fifth render 60-90 ms. The plan is
+  // the p85 of the last 32 renders raised by the hold budget: a long render, so every short
+  // frame holds its present for one. With mixed_lead_cap_immediate the FIFO queue's cap (2 x
+  // the median) and floor (the p75, a short render) apply: the short frames run at their
+  // own cost, a long one is shown late.
+  std::vector<Nanos> load(1200, 20_ms);
+  for (std::size_t i = 300; i < 900; i += 5) load[i] = 60_ms + 10_ms * static_cast<std::int64_t>(i % 4);
+  AdaptivePolicy::Cadence off_cadence{}, on_cadence{};
+  const Traced off = run_immediate([](AdaptiveConfig& c) { c.mixed_lead_cap_immediate = false; }, load, &off_cadence);
+  const Traced on = run_immediate([](AdaptiveConfig& c) { c.mixed_lead_cap_immediate = true; }, load, &on_cadence);
+  EXPECT_TRUE(off.saw(T::enter_mixed));
+  EXPECT_TRUE(on.saw(T::enter_mixed));
+  // Before the storm the same; in it the short frames no longer wait for a long one
+  // (measured: 73.7 ms apart on average without the cap, 51.2 with it); after it the same.
+  EXPECT_NEAR(mean_gap_ms(on.run, 100, 300), mean_gap_ms(off.run, 100, 300), 0.05);
+  EXPECT_LT(mean_gap_ms(on.run, 400, 900), 0.75 * mean_gap_ms(off.run, 400, 900));
+  EXPECT_NEAR(mean_gap_ms(on.run, 1000, 1200), mean_gap_ms(off.run, 1000, 1200), 0.2);
+  EXPECT_EQ(on_cadence, off_cadence);
+}
+
 TEST(StateMachine, LagPiledUpByAStormIsCaughtUpBeforeItIsDropped) {
   // The storm of the test above, at 100 Hz: planned on the short renders, each long one is
   // shown late and its lateness is lag. At catch_up's pace the lag piles up past

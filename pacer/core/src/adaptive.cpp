@@ -233,6 +233,12 @@ void AdaptivePolicy::update_render_estimates() {
     }
   }
   typical_lead_ = sorted[lead_at] + config_.present_margin;
+  // The mixed cadence on a display that shows presents when made (immediate), with
+  // mixed_lead_cap_immediate: the FIFO queue's cap and floor below, without its deep raise.
+  if (cadence_ == Cadence::mixed && !latched()) {
+    if (config_.mixed_lead_cap_immediate) cap_mixed_lead(sorted, median);
+    return;
+  }
   // The mixed cadence on a FIFO queue:
   if (cadence_ != Cadence::mixed || !latched() || !config_.queued_presents) return;
   // no shorter than mixed_lead_deep_percentile of the deep history, so a render that is
@@ -249,12 +255,15 @@ void AdaptivePolicy::update_render_estimates() {
   // mixed_lead_floor_percentile of the short history): a storm of long renders among short
   // ones would otherwise plan every frame on the long ones, each short frame holding its
   // present (the loop idling: the rate lost), for as long as they stay in the deep history.
-  if (config_.mixed_lead_ratio_queued > 0) {
-    const Nanos cap = scale(median, config_.mixed_lead_ratio_queued) + config_.present_margin;
-    const Nanos floor =
-        sorted[percentile_index(config_.mixed_lead_floor_percentile, sorted.size())] + config_.present_margin;
-    typical_lead_ = std::max(floor, std::min(typical_lead_, cap));
-  }
+  cap_mixed_lead(sorted, median);
+}
+
+void AdaptivePolicy::cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos median) {
+  if (config_.mixed_lead_ratio_queued <= 0) return;
+  const Nanos cap = scale(median, config_.mixed_lead_ratio_queued) + config_.present_margin;
+  const Nanos floor =
+      sorted[percentile_index(config_.mixed_lead_floor_percentile, sorted.size())] + config_.present_margin;
+  typical_lead_ = std::max(floor, std::min(typical_lead_, cap));
 }
 
 Nanos AdaptivePolicy::render_lead() const {

@@ -173,6 +173,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// bound, catch_up alone.
   Nanos catch_up_time() const;
   void update_render_estimates();
+  /// typical_lead_ within mixed_lead_ratio_queued x `median` and the mixed_lead_floor_percentile
+  /// of `sorted` (the recent renders, ascending).
+  void cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos median);
 
   // ---- after a frame: observations, then one decision, applied in one place
   /// The frame just ended; `now` is the next frame's start.

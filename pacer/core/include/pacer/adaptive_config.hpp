@@ -166,6 +166,14 @@ struct AdaptiveConfig {
   /// 115), both written down before they existed (docs/results.md, issue 11's thirty-second
   /// part).
   double mixed_lead_floor_percentile = 75;
+  /// The same cap and floor on the mixed cadence of a display that shows a present when it
+  /// is made (immediate, immediate:HZ), where the plan is mixed_lead_percentile (85) of the
+  /// recent renders raised by mixed_hold_budget: in a storm where more than 15% of them are
+  /// long, every frame was planned on a long render, each short one holding its present for
+  /// it. traces/probe-storm's `storm_14ms_share0.5_300frames` x1.0 immediate showed its
+  /// storm at 7.4 fps, frames planned 125-150 ms apart, where the capped loop showed 15.7.
+  /// false: off (no cap there).
+  bool mixed_lead_cap_immediate = false;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   /// 1: no margin, the loop runs at the rate its costs allow; more keeps a free display's
   /// long frames on time at the cost of rate (every frame waits). Was 1.07; 1.0 chosen on
