@@ -259,6 +259,7 @@ TEST(StateMachine, ADenseStormOnImmediateIsPlannedOnItsShortRendersWithTheCap) {
   AdaptivePolicy::Cadence off_cadence{}, on_cadence{};
   const Traced off = run_immediate([](AdaptiveConfig& c) { c.mixed_lead_cap_immediate = false; }, load, &off_cadence);
   const Traced on = run_immediate([](AdaptiveConfig& c) { c.mixed_lead_cap_immediate = true; }, load, &on_cadence);
+  EXPECT_TRUE(AdaptiveConfig{}.mixed_lead_cap_immediate);
   EXPECT_TRUE(off.saw(T::enter_mixed));
   EXPECT_TRUE(on.saw(T::enter_mixed));
   // Before the storm the same; in it the short frames no longer wait for a long one

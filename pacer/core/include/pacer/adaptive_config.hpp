@@ -172,8 +172,14 @@ struct AdaptiveConfig {
   /// long, every frame was planned on a long render, each short one holding its present for
   /// it. traces/probe-storm's `storm_14ms_share0.5_300frames` x1.0 immediate showed its
   /// storm at 7.4 fps, frames planned 125-150 ms apart, where the capped loop showed 15.7.
-  /// false: off (no cap there).
-  bool mixed_lead_cap_immediate = false;
+  /// false: off (no cap there). On, with no constant of its own (the FIFO rule's 2 and p75;
+  /// 1.5 and 3 met 454 and 452 on traces/probe-storm), chosen on traces/probe-storm (rows over
+  /// five seeds 417 -> 449) with the tuning half and fresh sets A-R (16646 -> 16646, no set
+  /// changing; it changes only storms) and confirmed on traces/probe-storm-e (80 -> 95; below
+  /// both peers at seed 7 16 -> 19), written down before it existed (docs/results.md, issue
+  /// 11's thirty-fifth part). Test
+  /// StateMachine.ADenseStormOnImmediateIsPlannedOnItsShortRendersWithTheCap.
+  bool mixed_lead_cap_immediate = true;
   /// The mixed cadence's interval: mean busy time x this (the queue absorbs the variance).
   /// 1: no margin, the loop runs at the rate its costs allow; more keeps a free display's
   /// long frames on time at the cost of rate (every frame waits). Was 1.07; 1.0 chosen on
