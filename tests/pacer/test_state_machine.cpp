@@ -51,11 +51,12 @@ Traced run_tweaked(Tweak tweak, const std::vector<Nanos>& load) {
   return run(p, fifo_100(), load);
 }
 
-/// 6 ms renders, `frames` of them, with a storm over frames [from, to): every `every`-th
-/// frame `extra` + 10 ms x (its index mod 4) longer (shader compilation).
-std::vector<Nanos> storm_load(std::size_t frames, std::size_t from, std::size_t to, std::size_t every, Nanos extra) {
-  std::vector<Nanos> load(frames, 6_ms);
-  for (std::size_t i = from; i < to; i += every) load[i] = 6_ms + extra + 10_ms * static_cast<std::int64_t>(i % 4);
+/// `base` renders (6 ms), `frames` of them, with a storm over frames [from, to): every
+/// `every`-th frame `extra` + 10 ms x (its index mod 4) longer (shader compilation).
+std::vector<Nanos> storm_load(std::size_t frames, std::size_t from, std::size_t to, std::size_t every, Nanos extra,
+                              Nanos base = 6_ms) {
+  std::vector<Nanos> load(frames, base);
+  for (std::size_t i = from; i < to; i += every) load[i] = base + extra + 10_ms * static_cast<std::int64_t>(i % 4);
   return load;
 }
 
@@ -254,8 +255,7 @@ TEST(StateMachine, ADenseStormOnImmediateIsPlannedOnItsShortRendersWithTheCap) {
   // frame holds its present for one. With mixed_lead_cap_immediate the FIFO queue's cap (2 x
   // the median) and floor (the p75, a short render) apply: the short frames run at their
   // own cost, a long one is shown late.
-  std::vector<Nanos> load(1200, 20_ms);
-  for (std::size_t i = 300; i < 900; i += 5) load[i] = 60_ms + 10_ms * static_cast<std::int64_t>(i % 4);
+  const std::vector<Nanos> load = storm_load(1200, 300, 900, 5, 40_ms, 20_ms);
   AdaptivePolicy::Cadence off_cadence{}, on_cadence{};
   const Traced off = run_immediate([](AdaptiveConfig& c) { c.mixed_lead_cap_immediate = false; }, load, &off_cadence);
   const Traced on = run_immediate([](AdaptiveConfig& c) { c.mixed_lead_cap_immediate = true; }, load, &on_cadence);

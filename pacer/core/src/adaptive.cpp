@@ -239,8 +239,8 @@ void AdaptivePolicy::update_render_estimates() {
     if (config_.mixed_lead_cap_immediate) cap_mixed_lead(sorted, median);
     return;
   }
-  // The mixed cadence on a FIFO queue:
-  if (cadence_ != Cadence::mixed || !latched() || !config_.queued_presents) return;
+  // The mixed cadence on a FIFO queue (latched: the display above returned):
+  if (cadence_ != Cadence::mixed || !config_.queued_presents) return;
   // no shorter than mixed_lead_deep_percentile of the deep history, so a render that is
   // common over the last deep_history frames but over the short history's percentile still
   // makes its vblank (each miss is a period of animation error), without the short history's

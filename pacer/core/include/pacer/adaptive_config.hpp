@@ -144,8 +144,9 @@ struct AdaptiveConfig {
   /// a stutter). 0: off. 97 chosen on the tuning half and fresh sets A-D (96 and 98 met
   /// fewer rows in all) and confirmed on fresh set F (docs/results.md, issue 11's twelfth part).
   double mixed_lead_deep_percentile = 97;
-  /// ... and there no longer than this x the median of render_history (+ present_margin),
-  /// nor shorter than mixed_lead_floor_percentile of it (below): a storm of long renders
+  /// ... and there (and on immediate, with mixed_lead_cap_immediate below) no longer than
+  /// this x the median of render_history (+ present_margin), nor shorter than
+  /// mixed_lead_floor_percentile of it (below): a storm of long renders
   /// among short ones (shader compilation: a third of the frames 3-10 x longer) put the deep
   /// history's p97 on the long ones, and every short frame then held its present for them
   /// (the loop idling, the rate lost) until they left the 128 renders of the deep history,
