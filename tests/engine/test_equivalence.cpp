@@ -3,7 +3,8 @@
 // simulator's sleep model does, writes byte-identical native logs to pacer::simulate()
 // for every policy on every kind of display: held presents, late wakes (the precise and
 // the plain-sleep waiter models), long frames (spikes past several periods), mailbox
-// replacements and honest display clocks.
+// replacements and honest display clocks; and with a GPU-bound load (the GPU's queue,
+// its fences and reported GPU times, pacer/gpu_queue.hpp).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -83,7 +84,7 @@ pacer::SimRun expect_same_log(std::string_view policy, const pacer::PolicyConfig
 
   ManualClock clock;
   ModelWaiter wait{clock, options.waiter, options.seed};
-  VirtualDisplayTarget target{clock, pacer::sim_display(options)};
+  VirtualDisplayTarget target{clock, pacer::sim_display(options), costs().gpu, options.frames_in_flight};
   CostScene scene{clock, costs()};
   Loop loop{clock, wait, target, scene};
   std::vector<pacer::FrameRecord> records;
@@ -173,4 +174,40 @@ TEST(EquivalenceShallow, TheShallowPipelineStartsAlikeInBoth) {
   for (const auto& r : sim.records)
     if (r.display && *r.display - r.planned_start == pacer::scale(period, 1.5)) ++shallow;
   EXPECT_GT(shallow, 20) << "the shallow start was exercised";
+}
+
+TEST(EquivalenceGpu, AGpuBoundLoopIsTheSameInBoth) {
+  // 1-2 ms renders, GPU work of about 9.8 ms a frame with spikes: frames wait on their
+  // slot's fence and, where held, on their own GPU work; the GPU times reach the pacer and
+  // the log (ms_gpu) in the same order in both loops.
+  const auto costs = [] {
+    const pacer::TraceOpener none = [](const std::string&) { return std::unique_ptr<std::istream>{}; };
+    pacer::SimCosts c = workload("walk:1.5,0.5,seed=3");
+    const pacer::LoadProfile gpu = pacer::LoadProfile::parse("seq:200*walk:9.8,1,seed=7;spike:4,30/53", none);
+    c.gpu = [gpu](std::int64_t f) { return gpu.at(f); };
+    return c;
+  };
+  for (const std::string display : {"none", "fifo:144", "immediate:60", "vrr:48-144"}) {
+    for (const std::string_view policy : {"adaptive", "flipcode", "accumulator-capped"}) {
+      SCOPED_TRACE(display + " " + std::string{policy});
+      pacer::SimOptions options;
+      if (display != "none") options.display = pacer::parse_display(display).value();
+      options.waiter = pacer::WaiterKind::precise;
+      options.seed = 11;
+      pacer::PolicyConfig cfg;
+      pacer::fit_to_display(cfg, options.display);
+      const pacer::SimRun sim = expect_same_log(policy, cfg, options, costs, frames);
+      if (HasFailure()) return;
+      std::int64_t timed = 0, fenced = 0;
+      for (const auto& r : sim.records) {
+        if (r.gpu) ++timed;
+        if (r.render > Nanos{4'000'000}) ++fenced;  // the render waited for GPU work
+      }
+      EXPECT_GE(timed, frames - 3);
+      // The uncapped loop runs into the GPU: its renders wait on their slot's fence.
+      if (policy == "flipcode") {
+        EXPECT_GT(fenced, frames / 2);
+      }
+    }
+  }
 }

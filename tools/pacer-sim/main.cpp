@@ -39,7 +39,7 @@ struct Options {
   std::string trace;
   double trace_scale = 1.0;
   bool min_interval_given = false;
-  std::string render_load, update_load;  ///< load profile specs
+  std::string render_load, update_load, gpu_time;  ///< load profile specs
   double render_ms = 3, update_ms = 1;
   std::optional<double> interval_ms;
   std::int64_t frames = 600;
@@ -120,6 +120,9 @@ int parse(int argc, char** argv, Options& o) {
   app.add_option("--render-load", o.render_load, "render cost as a load profile (docs/load-profiles.md), e.g. spike:3,40/120")
       ->type_name("SPEC");
   app.add_option("--update-load", o.update_load, "update cost as a load profile (by frame)")->type_name("SPEC");
+  app.add_option("--gpu-time", o.gpu_time, "GPU time of each frame's work as a load profile in ms (default none: "
+                 "no GPU cost); 2 frames in flight, as the renderer has")
+      ->type_name("SPEC");
   app.add_option("--trace-scale", o.trace_scale, "multiplies the trace's costs (default 1)")->type_name("K")->check(fpcli::real(0.001, 1000));
   app.add_option("--render-ms", o.render_ms, "CPU cost of a render (default 3)")->type_name("X")->check(fpcli::real(0, kMaxMs));
   app.add_option("--update-ms", o.update_ms, "CPU cost of a fixed update (default 1)")->type_name("Y")->check(fpcli::real(0, kMaxMs));
@@ -181,7 +184,8 @@ void finish(Options& o) {
   // (a load profile or trace value is at most 10000 ms, x the trace scale).
   const double render_max = !o.trace.empty() ? kMaxMs * o.trace_scale : !o.render_load.empty() ? kMaxMs : o.render_ms;
   const double update_max = !o.update_load.empty() ? kMaxMs : o.update_ms;
-  const double frame_max_ms = render_max + static_cast<double>(o.config.sim.max_steps_per_frame) * update_max +
+  const double gpu_max = o.gpu_time.empty() ? 0.0 : kMaxMs;  // a frame may wait for one frame's GPU work
+  const double frame_max_ms = render_max + gpu_max + static_cast<double>(o.config.sim.max_steps_per_frame) * update_max +
                               std::max(pacer::to_ms(o.config.adaptive.max_interval), pacer::to_ms(o.config.capped_interval));
   constexpr double kMaxVirtualMs = 100.0 * 365.25 * 24 * 3600 * 1000;  // 100 years; int64 ns holds 292
   if (static_cast<double>(o.frames) * frame_max_ms > kMaxVirtualMs) {
@@ -236,6 +240,7 @@ int main(int argc, char** argv) {
 
   // Costs: fixed by default; load profiles (docs/load-profiles.md) where given.
   pacer::LoadSet load{pacer::LoadProfile::constant(o.render_ms), pacer::LoadProfile::constant(o.update_ms), {}};
+  std::optional<pacer::LoadProfile> gpu_time;
   try {
     // Relative trace paths: as given, then under the repository's traces/ (docs/load-profiles.md).
     const pacer::TraceOpener open = pacer::trace_file_opener({FP_TRACES_DIR});
@@ -243,11 +248,13 @@ int main(int argc, char** argv) {
     if (!o.trace.empty()) render_spec = "trace:" + o.trace + ",scale=" + std::to_string(o.trace_scale) + ",loop";
     if (!render_spec.empty()) load.render = pacer::LoadProfile::parse(render_spec, open);
     if (!o.update_load.empty()) load.update = pacer::LoadProfile::parse(o.update_load, open);
+    if (!o.gpu_time.empty()) gpu_time = pacer::LoadProfile::parse(o.gpu_time, open);
   } catch (const pacer::LoadSpecError& e) {
     std::fprintf(stderr, "pacer-sim: %s\n", e.what());
     return 2;
   }
-  const pacer::SimCosts costs = pacer::sim_costs(load);
+  pacer::SimCosts costs = pacer::sim_costs(load);
+  if (gpu_time) costs.gpu = [g = *gpu_time](std::int64_t f) { return g.at(f); };
   const bool has_display = o.display.mode != pacer::PresentMode::none;
   pacer::SimOptions sim;
   sim.display = o.display;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pacer/frame_driver.hpp"
+#include "pacer/gpu_queue.hpp"
 
 namespace pacer {
 
@@ -19,12 +20,13 @@ DisplaySpec sim_display(const SimOptions& options) {
 namespace {
 
 /// The virtual-time loop: a render advances the clock by its cost, an update by the
-/// update cost, a wait jumps to the deadline plus the modelled wake error.
+/// update cost, a wait jumps to the deadline plus the modelled wake error. With a GPU
+/// cost, the GPU's queue as the engine's renderer has it (frames in flight, fences).
 class SimHost final : public FrameHost {
  public:
   SimHost(Pacer& pacer, const SimCosts& costs, const SimOptions& options, SimRun& run)
       : pacer_{pacer}, costs_{costs}, display_{sim_display(options)}, waiter_{options.waiter, options.seed},
-        run_{run}, timeline_{options.timeline}, now_{options.start} {}
+        run_{run}, timeline_{options.timeline}, now_{options.start}, gpu_{options.frames_in_flight} {}
 
   Nanos now() override { return now_; }
   bool acquire() override {
@@ -32,15 +34,22 @@ class SimHost final : public FrameHost {
     const Nanos acquired = display_.acquire(now_);
     run_.acquire_blocked += acquired - now_;
     now_ = acquired;
+    now_ = gpu_.acquire(now_);  // the frame slot's fence (no GPU cost: never waits)
     return true;
   }
   void render(const FramePlan& plan) override {
     if (timeline_) run_.timeline.push_back({TimelineEntry::render, plan.start});
     render_cost_ = costs_.render(frame_);
     now_ += render_cost_;
+    if (!costs_.gpu) return;
+    const Nanos done = gpu_.submit(frame_, now_, costs_.gpu(frame_));
+    // A present held to a planned time waits for its frame's GPU work first, as part of
+    // the render (the engine's FrameTarget::wait_drawn).
+    if (plan.present_at >= Nanos::zero()) now_ = std::max(now_, done);
   }
   PresentResult present(std::int64_t frame) override {
-    const Presented p = display_.present(frame, now_);
+    // The presentation engine shows a frame once its GPU work is done.
+    const Presented p = display_.present(frame, gpu_.ready(now_));
     if (p.replaced) ++run_.replaced;
     ++frame_;
     return {p.display, p.replaced};
@@ -56,6 +65,8 @@ class SimHost final : public FrameHost {
   void hold_until(Nanos deadline) override { now_ = waiter_.wake(now_, deadline); }
   TimingSource timing_source() const override { return TimingSource::virtual_time; }
   std::optional<double> load_ms() const override { return to_ms(render_cost_); }
+  bool reports_gpu() const override { return static_cast<bool>(costs_.gpu); }
+  void poll_gpu(const std::function<void(std::int64_t, Nanos)>& sink) override { gpu_.poll(now_, sink); }
 
  private:
   Pacer& pacer_;
@@ -68,6 +79,7 @@ class SimHost final : public FrameHost {
   std::int64_t frame_ = 0;    ///< frames rendered so far
   std::int64_t updates_ = 0;  ///< updates run so far (the update cost's index)
   Nanos render_cost_{0};      ///< of the latest render
+  GpuQueue gpu_;              ///< empty without a GPU cost
 };
 
 }  // namespace

@@ -5,8 +5,12 @@
 // wait jumps to the deadline (plus the modelled wake error of the waiter).
 // A virtual display (pacer/display.hpp) decides when each present is shown;
 // acquiring a swapchain image may block, which the loop sees as render time.
-// A plan's present_at holds the present until that time. Nothing sleeps, so
-// tests and comparisons are exact and repeatable.
+// A plan's present_at holds the present until that time. With a GPU cost
+// (SimCosts::gpu) the GPU works through the frames in order after their renders
+// (pacer/gpu_queue.hpp): a frame's acquire waits for the frame frames_in_flight
+// earlier, a held present for its own frame, a frame is shown no sooner than its GPU
+// work ends, and each GPU time is reported (FrameHost::poll_gpu) once it has ended.
+// Nothing sleeps, so tests and comparisons are exact and repeatable.
 //
 //   pacer::SimCosts costs = pacer::SimCosts::fixed(3ms, 1ms);
 //   pacer::SimRun run = pacer::simulate(*pacer, costs, 3);
@@ -37,10 +41,14 @@
 
 namespace pacer {
 
-/// CPU costs of the work the loop does, as functions of the frame and update index.
+/// CPU costs of the work the loop does, as functions of the frame and update index, and
+/// the GPU time of each frame's work.
 struct SimCosts {
   std::function<Nanos(std::int64_t frame)> render;
   std::function<Nanos(std::int64_t frame, std::int64_t update)> update;  ///< update: global update index
+  /// The GPU time of a frame's work, done after its render and the frame before's GPU
+  /// work; empty (the default): no GPU cost, nothing reported.
+  std::function<Nanos(std::int64_t frame)> gpu = {};
 
   static SimCosts fixed(Nanos render_cost, Nanos update_cost) {
     return {[=](std::int64_t) { return render_cost; }, [=](std::int64_t, std::int64_t) { return update_cost; }};
@@ -59,6 +67,9 @@ struct SimOptions {
   WaiterKind waiter = WaiterKind::exact;    ///< how late waits (and present holds) wake
   std::uint64_t seed = 1;                   ///< seeds every random draw of the run
   Nanos start{0};
+  /// With a GPU cost: a frame's acquire waits until the GPU has finished the frame this
+  /// many frames before it (the renderer's per-slot fences; its default is 2).
+  int frames_in_flight = 2;
   /// Keep SimRun::timeline (it grows with the run: a few entries per frame). Off by default;
   /// the seed's overload (start time only) turns it on.
   bool timeline = false;
