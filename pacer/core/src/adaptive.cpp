@@ -60,6 +60,9 @@ FramePlan AdaptivePolicy::on_begin_frame(Nanos now) {
     }
   }
   if (mode_ == Mode::display) return display_begin(now);
+  // The seed's shrink rule reads the frame's busy time here: at least the GPU's time per
+  // frame on the loop's thread, as in after_frame (busy_counts_gpu).
+  if (busy_measured_ && config_.busy_counts_gpu && !off_thread_) busy_ = std::max(busy_, last_gpu_);
   return AdaptiveLiteralPolicy::on_begin_frame(now);
 }
 
@@ -166,7 +169,7 @@ void AdaptivePolicy::update_render_estimates() {
   const auto history = static_cast<std::size_t>(std::max(config_.render_history, 1));
   const auto outlier_after = static_cast<std::size_t>(config_.estimate_outlier_after);
   // A frame takes as long as the slower of its CPU render and the GPU's work (the latest
-  // GPU time reported: a frame or two old); busy time stays the CPU's.
+  // GPU time reported: a frame or two old); busy time counts it too (busy_counts_gpu).
   const Nanos sample = std::max(render_cost_, last_gpu_);
   push_ring(renders_, renders_next_, history, sample);
   // The second-longest recent render: one hitch in the history is late whatever the
@@ -761,8 +764,10 @@ double AdaptivePolicy::update_rate() const {
 
 void AdaptivePolicy::after_frame(Nanos now) {
   const std::int64_t frame = frame_index() - 1;
-  // CPU work only: the render plus the updates (the present hold between them is not busy).
-  const Nanos busy = render_cost_ + frame_.update_cost;
+  // The render plus the updates (the present hold between them is not busy); on the
+  // loop's thread, at least the GPU's time per frame (busy_counts_gpu).
+  const Nanos cpu_busy = render_cost_ + frame_.update_cost;
+  const Nanos busy = config_.busy_counts_gpu && !off_thread_ ? std::max(cpu_busy, last_gpu_) : cpu_busy;
   bank_hold(now - frame_start_, busy);
   observe_frame(frame, busy);
 

@@ -522,6 +522,22 @@ struct AdaptiveConfig {
   /// Vrr.AWidenReadFromAStormsCompilesIsFollowedDownBeforeTheWindowRefills.
   int vrr_refollow_frames = 8;
   double vrr_refollow_share = 0.5;
+  /// A frame's busy time (the shrink and widen rules, the cadences, VRR's follow_cost, the
+  /// hold budgets) is the longer of its CPU work (render + updates) and the GPU time of
+  /// the latest frame reported (observe_gpu), where the renders run on the loop's thread.
+  /// The GPU works through the frames one after another, so an interval shorter than its
+  /// time per frame cannot last: with the CPU's time alone, a GPU-bound loop shrank below
+  /// it, the GPU's queue filled until the acquire's fence wait made a render overrun, the
+  /// widen drained the queue, and the shrink came back: a sawtooth. Seen on an NVIDIA H200
+  /// (headless load_sweep, 1 ms of CPU and 9.8 ms of GPU a frame: interval 9.3 ms, 40 widens
+  /// in 10 s, p99 animation error 2.41 ms; now 11.75 ms, no widen, 0.38 ms, where flipcode
+  /// gave 0.56 and the capped loop 0.30; docs/gpu-check.md) and reproduced by the
+  /// simulator's GPU model (pacer-sim --gpu-time). Not a tuned constant: false is the earlier
+  /// behaviour. The simulator without a GPU cost, the comparison and every trace run are
+  /// unchanged. Tests StateMachine.AGpuBoundLoopHoldsAnIntervalItsGpuCanKeep and
+  /// EquivalenceGpu.AGpuBoundLoopIsTheSameInBoth. With renders on a render thread
+  /// (set_render_off_thread) busy time stays the loop thread's.
+  bool busy_counts_gpu = true;
 };
 
 /// Throws std::invalid_argument naming the field and its value for a config no policy can
