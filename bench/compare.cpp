@@ -383,6 +383,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "overload_window") c.overload_window = static_cast<int>(v);
   else if (name == "vrr_snap_ceiling") c.vrr_snap_ceiling = v != 0;
   else if (name == "busy_counts_gpu") c.busy_counts_gpu = v != 0;
+  else if (name == "gpu_queue_plan") c.gpu_queue_plan = v != 0;
   else if (name == "vrr_ceiling_lead") c.vrr_ceiling_lead = v;
   else if (name == "vrr_refollow_frames") c.vrr_refollow_frames = static_cast<int>(v);
   else if (name == "vrr_refollow_share") c.vrr_refollow_share = v;

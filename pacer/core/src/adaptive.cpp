@@ -80,6 +80,10 @@ void AdaptivePolicy::on_end_render(Nanos now) {
     const Nanos work = off_thread_lead() - config_.present_margin;
     render_free_ = std::max(std::max(now, render_free_) + work, present_at_);
   }
+  // The GPU takes the frame's work after the previous frame's (gpu_queue_plan): a held
+  // present waited for it in the render (the host's wait_drawn), else it ends about a GPU
+  // time after the later of the render's end and the previous frame's work.
+  gpu_free_ = present_at_ >= Nanos::zero() ? now : std::max(now, gpu_free_) + last_gpu_;
   if (frame_index() == 1) {
     // The first frame was not planned: it is shown where the display puts it.
     display_cur_ = grid_at_or_after(now);
@@ -549,10 +553,14 @@ Action AdaptivePolicy::display_next(Nanos now) {
     // and is planned on its longest recent render (AdaptiveConfig::render_thread_margin).
     const Nanos lead = off_thread_ ? off_thread_lead() : render_lead();
     const Nanos from = off_thread_ ? std::max(now, render_free_) : now;
-    if (!frame_.waited && from + lead > display_next_ && frame_.pushes < config_.max_pushes) {
+    // Its GPU work queues behind this frame's (gpu_queue_plan): the render estimate counts
+    // from when the GPU is expected to be done with this one, if that is later.
+    const bool queued_gpu = config_.gpu_queue_plan && !off_thread_ && last_gpu_ > Nanos::zero();
+    const Nanos ready = (queued_gpu ? std::max(from, gpu_free_) : from) + lead;
+    if (!frame_.waited && ready > display_next_ && frame_.pushes < config_.max_pushes) {
       ++frame_.pushes;
       frame_.pushed = true;
-      display_next_ = on_grid() ? grid_at_or_after(from + lead) : from + lead;
+      display_next_ = on_grid() ? grid_at_or_after(ready) : ready;
       start_next_ = display_next_ - start_lead();
       frame_end_ = display_next_;
       continue;  // more simulation time to cover

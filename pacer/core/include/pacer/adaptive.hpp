@@ -290,6 +290,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos post_lead_{0};
   Nanos lead_{0};
   Nanos last_gpu_{0};        ///< GPU time of the latest finished frame (0: none reported)
+  Nanos gpu_free_{0};        ///< when the GPU is expected to be done with the current frame (gpu_queue_plan)
   std::int64_t last_gpu_frame_ = -1;
   std::vector<Nanos> renders_;
   std::size_t renders_next_ = 0;
