@@ -34,8 +34,13 @@ pacer::PresentResult VulkanTarget::present(std::int64_t frame) {
     drawn_.emplace_back(gpu_.frames_drawn() - 1, frame);
     while (drawn_.size() > 32) drawn_.pop_front();
   }
+  const pacer::Nanos issued = clock_.now();
   const std::uint64_t id = gpu_.present();
   if (watching_ && id != 0) to_watch_.emplace_back(frame, id);
+  // Immediate, no present wait (report_immediate_presents): shown when presented, at its
+  // issue time, the simulator's model of it.
+  if (report_immediate_ && !watching_ && window_ && gpu_.present_mode() == renderer::PresentMode::immediate)
+    return {issued, std::nullopt};
   return {};  // display times come later, through drain_displayed
 }
 

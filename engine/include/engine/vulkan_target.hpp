@@ -9,7 +9,10 @@
 // (timing_source present_wait). Polling on the loop's thread keeps the swapchain,
 // which recreation replaces, out of reach of any other thread. Where the queue has
 // timestamps, the GPU time of each frame is handed over the same way (ms_gpu), once the
-// renderer has read it after the frame's fence signalled.
+// renderer has read it after the frame's fence signalled. With report_immediate_presents
+// and no present wait, an immediate present is shown when it is made (no vblank to wait
+// for; the simulator's immediate display has it so): present() returns its issue time as
+// the display time, so the pacer learns the display as in virtual time.
 //
 //   engine::VulkanTarget target{renderer, window, clock};
 //   engine::Loop loop{clock, waiter, target, scene};
@@ -47,6 +50,11 @@ class VulkanTarget final : public FrameTarget {
   bool reports_gpu() const override;
   void drain_gpu(const std::function<void(std::int64_t, pacer::Nanos)>& sink) override;
   void notify_resized();
+  /// Without present wait, report each immediate present's issue time as its display time.
+  /// The engine turns it on where no refresh rate is known: the pacer then leaves the seed's
+  /// rules for its display-aware mode after the first frame, as pacer-sim --display
+  /// immediate does (with a refresh rate it plans on that grid from the start).
+  void report_immediate_presents(bool on) { report_immediate_ = on; }
 
  private:
   renderer::Renderer& gpu_;
@@ -55,6 +63,7 @@ class VulkanTarget final : public FrameTarget {
   std::vector<renderer::Circle> circles_;
 
   bool watching_ = false;
+  bool report_immediate_ = false;
   std::deque<std::pair<std::int64_t, std::uint64_t>> to_watch_;  ///< (frame, present id), oldest first
   std::deque<std::pair<std::uint64_t, std::int64_t>> drawn_;     ///< (renderer draw serial, frame), oldest first
 };
