@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <functional>
 #include <set>
-#include <string>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "pacer/adaptive.hpp"
@@ -872,4 +872,3 @@ TEST(StateMachine, TwoReportsOfOneFramesWorkCountAsTheLonger) {
   });
   EXPECT_EQ(late_old, longer_first);
 }
-

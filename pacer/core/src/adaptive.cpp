@@ -60,9 +60,8 @@ FramePlan AdaptivePolicy::on_begin_frame(Nanos now) {
     }
   }
   if (mode_ == Mode::display) return display_begin(now);
-  // The seed's shrink rule reads the frame's busy time here: at least the GPU's time per
-  // frame on the loop's thread, as in after_frame (busy_counts_gpu).
-  if (busy_measured_ && config_.busy_counts_gpu && !off_thread_) busy_ = std::max(busy_, last_gpu_);
+  // The seed's shrink rule reads the frame's busy time here, counted as in after_frame.
+  if (busy_measured_) busy_ = busy_with_gpu(busy_);
   return AdaptiveLiteralPolicy::on_begin_frame(now);
 }
 
@@ -774,8 +773,7 @@ void AdaptivePolicy::after_frame(Nanos now) {
   const std::int64_t frame = frame_index() - 1;
   // The render plus the updates (the present hold between them is not busy); on the
   // loop's thread, at least the GPU's time per frame (busy_counts_gpu).
-  const Nanos cpu_busy = render_cost_ + frame_.update_cost;
-  const Nanos busy = config_.busy_counts_gpu && !off_thread_ ? std::max(cpu_busy, last_gpu_) : cpu_busy;
+  const Nanos busy = busy_with_gpu(render_cost_ + frame_.update_cost);
   bank_hold(now - frame_start_, busy);
   observe_frame(frame, busy);
 

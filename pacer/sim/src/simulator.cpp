@@ -33,8 +33,7 @@ class SimHost final : public FrameHost {
     // Acquiring a swapchain image may block: the loop spends it inside the render.
     const Nanos acquired = display_.acquire(now_);
     run_.acquire_blocked += acquired - now_;
-    now_ = acquired;
-    now_ = gpu_.acquire(now_);  // the frame slot's fence (no GPU cost: never waits)
+    now_ = gpu_.acquire(acquired);  // then the frame slot's fence (no GPU cost: never waits)
     return true;
   }
   void render(const FramePlan& plan) override {

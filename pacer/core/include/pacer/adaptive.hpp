@@ -33,6 +33,7 @@
 //   // times back with pacer.observe_display(frame, shown).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string_view>
@@ -228,6 +229,11 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// Renders on a render thread: the longest recent render + render_thread_margin (a late
   /// present there is an animation error; the render thread's idle time costs nothing).
   Nanos off_thread_lead() const { return longest_lead_ + config_.render_thread_margin; }
+  /// A frame's busy time from its CPU work (render + updates): at least the latest GPU time
+  /// where the renders run on the loop's thread (busy_counts_gpu).
+  Nanos busy_with_gpu(Nanos cpu_busy) const {
+    return config_.busy_counts_gpu && !off_thread_ ? std::max(cpu_busy, last_gpu_) : cpu_busy;
+  }
   Nanos grid_at_or_after(Nanos t) const;
   /// The vblank a grid-derived time (a vblank plus whole periods) stands for.
   Nanos grid_snap(Nanos t) const;
