@@ -734,7 +734,7 @@ int main(int argc, char** argv) {
         "(its fastest) and at 60 Hz on immediate:\n\n"
         "1. **anim**: p99 |animation error| <= max(0.1 ms, 0.5 x the best baseline's);\n"
         "2. **stutter**: number of stutters (CapFrameX's rule: an interval over 2.5 x the average of the 20 "
-        "before it) <= the best baseline's;\n"
+        "before it, read at the microsecond) <= the best baseline's;\n"
         "3. **fps**: >= 0.9 x accumulator-capped's;\n"
         "4. **latency**: p50 of (shown - frame start) <= accumulator-capped's + one period of its cap;\n"
         "5. **dropped**: simulation time dropped <= max(0.5% of the run, the best baseline's).\n\n"

@@ -63,6 +63,30 @@ TEST(Stats, StutterIsAnIntervalOverTwoAndAHalfTimesTheMovingAverage) {
   EXPECT_NEAR(s.p1_fps, 1000.0 / 30.0, 1e-9);
 }
 
+TEST(Stats, AStutterIsReadAtTheMicrosecondSoAGridTieIsNone) {
+  // A 60 Hz grid whose vblanks are rounded to whole nanoseconds: twenty intervals averaging
+  // 1.2 periods (16 of one period, 4 of two), then one of three periods, exactly 2.5 x the
+  // average; the rounding puts it a nanosecond over, which is no stutter. A microsecond more
+  // is one.
+  const auto vblank = [](std::int64_t k) { return (k * 1'000'000'000 + 30) / 60; };  // rounded to the ns
+  const auto with_last_gap = [&](std::int64_t extra_ns) {
+    StutterDetector d;
+    std::int64_t k = 0, prev = vblank(0);
+    bool last = false;
+    for (int i = 0; i < 21; ++i) {
+      k += i == 20 ? 3 : (i % 5 == 4 ? 2 : 1);
+      const std::int64_t at = vblank(k) + (i == 20 ? extra_ns : 0);
+      last = d.add(static_cast<double>(at - prev) / 1e6);
+      prev = at;
+    }
+    return last;
+  };
+  EXPECT_FALSE(with_last_gap(0));
+  EXPECT_FALSE(with_last_gap(1));
+  EXPECT_TRUE(with_last_gap(1'100));
+  EXPECT_DOUBLE_EQ(StutterDetector::tolerance_ms, 0.001);
+}
+
 TEST(Stats, DisplayTimeWinsOverPresentTimeAndWarmupIsSkipped) {
   auto r = frames({0, 10, 20, 30}, {0, 10, 20, 30});
   for (auto& f : r) f.display = f.present + 5_ms;

@@ -17,7 +17,7 @@ double percentile(std::vector<double> values, double p) {
 
 bool StutterDetector::add(double interval_ms) {
   const bool stutter =
-      !recent_.empty() && interval_ms > factor_ * (sum_ / static_cast<double>(recent_.size()));
+      !recent_.empty() && interval_ms > factor_ * (sum_ / static_cast<double>(recent_.size())) + tolerance_ms;
   recent_.push_back(interval_ms);
   sum_ += interval_ms;
   if (recent_.size() > window_) {

@@ -55,9 +55,13 @@ struct Summary {
 
 /// CapFrameX's stutter rule, one frame interval at a time: an interval over factor x the
 /// average of the preceding `window` intervals is a stutter. summarize() and the Chrome
-/// trace's stutter instants both use it.
+/// trace's stutter instants both use it. "Over" is read at the microsecond (tolerance_ms),
+/// the precision of the capture tools' millisecond columns: on a vblank grid an interval of
+/// three periods after twenty that average 1.2 is exactly 2.5 x the average, and whether it
+/// passes must not hang on how the grid's nanoseconds round.
 class StutterDetector {
  public:
+  static constexpr double tolerance_ms = 0.001;
   explicit StutterDetector(double factor = 2.5, int window = 20)
       : factor_{factor}, window_{static_cast<std::size_t>(window < 1 ? 1 : window)} {}
   /// Feeds the next interval (ms); true when it is a stutter against the ones before it.
