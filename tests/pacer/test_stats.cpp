@@ -66,8 +66,8 @@ TEST(Stats, StutterIsAnIntervalOverTwoAndAHalfTimesTheMovingAverage) {
 TEST(Stats, AStutterIsReadAtTheMicrosecondSoAGridTieIsNone) {
   // A 60 Hz grid whose vblanks are rounded to whole nanoseconds: twenty intervals averaging
   // 1.2 periods (16 of one period, 4 of two), then one of three periods, exactly 2.5 x the
-  // average; the rounding puts it a nanosecond over, which is no stutter. A microsecond more
-  // is one.
+  // average, and a nanosecond over (another rounding) is no stutter either. A microsecond
+  // over is one.
   const auto vblank = [](std::int64_t k) { return (k * 1'000'000'000 + 30) / 60; };  // rounded to the ns
   const auto with_last_gap = [&](std::int64_t extra_ns) {
     StutterDetector d;
