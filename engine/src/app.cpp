@@ -255,9 +255,11 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     rc.height = o.height;
     auto gpu = renderer::Renderer::create(rc, window ? window->handle() : nullptr);
     log->info().device = gpu->device_name();
-    log->info().present_mode = std::string{renderer::to_string(gpu->present_mode())};
-    lg->info("{}: device '{}', present mode {}, {}x{}, policy {}", app_name, gpu->device_name(),
-                 renderer::to_string(gpu->present_mode()), gpu->extent().width, gpu->extent().height, o.policy);
+    // Offscreen there is no swapchain, so no present mode (the renderer's is its unused default).
+    const std::string present_mode = gpu->headless() ? "none (headless)" : std::string{renderer::to_string(gpu->present_mode())};
+    log->info().present_mode = present_mode;
+    lg->info("{}: device '{}', present mode {}, {}x{}, policy {}", app_name, gpu->device_name(), present_mode,
+             gpu->extent().width, gpu->extent().height, o.policy);
 
     SteadyClock clock;
     VulkanTarget target{*gpu, window ? window->handle() : nullptr, clock};
@@ -289,10 +291,14 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
       case renderer::PresentMode::immediate: display.mode = pacer::PresentMode::immediate; break;
     }
     if (refresh_hz > 0) display.period = pacer::period_of_hz(refresh_hz);
+    // Offscreen with no refresh rate given: no display and no vblank grid, not a FIFO of
+    // unknown rate; a frame is done when presented (the simulator's `offscreen`).
+    else if (gpu->headless()) display.mode = pacer::PresentMode::offscreen;
     display.images = static_cast<int>(gpu->image_count());
     pacer::fit_to_display(pacing, display);
-    // Immediate with no refresh rate: the pacer learns the display from the presents.
-    target.report_immediate_presents(display.mode == pacer::PresentMode::immediate && refresh_hz <= 0);
+    // Immediate with no refresh rate, and offscreen: the pacer learns the display from the presents.
+    target.report_immediate_presents((display.mode == pacer::PresentMode::immediate && refresh_hz <= 0) ||
+                                     display.mode == pacer::PresentMode::offscreen);
     log->info().config.emplace_back("display", pacer::to_string(display));
     if (refresh_hz > 0)
       lg->info("display {} ({} swapchain images): intervals of whole refresh periods, frames start up to {} "

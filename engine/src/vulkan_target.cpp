@@ -37,9 +37,9 @@ pacer::PresentResult VulkanTarget::present(std::int64_t frame) {
   const pacer::Nanos issued = clock_.now();
   const std::uint64_t id = gpu_.present();
   if (watching_ && id != 0) to_watch_.emplace_back(frame, id);
-  // Immediate, no present wait (report_immediate_presents): shown when presented, at its
-  // issue time, the simulator's model of it.
-  if (report_immediate_ && !watching_ && window_ && gpu_.present_mode() == renderer::PresentMode::immediate)
+  // Immediate with no present wait, or offscreen (report_immediate_presents): shown when
+  // presented, at its issue time, the simulator's model of both.
+  if (report_immediate_ && !watching_ && (!window_ || gpu_.present_mode() == renderer::PresentMode::immediate))
     return {issued, std::nullopt};
   return {};  // display times come later, through drain_displayed
 }

@@ -146,7 +146,7 @@ TEST_P(Equivalence, TheEngineLoopWritesTheSimulatorsLogByteForByte) {
 INSTANTIATE_TEST_SUITE_P(
     EveryPolicyAndDisplay, Equivalence,
     ::testing::Combine(::testing::ValuesIn(pacer::policy_names()),
-                       ::testing::Values("none", "fifo:60", "mailbox:60", "immediate", "immediate:60", "vrr:48-144",
+                       ::testing::Values("none", "offscreen", "fifo:60", "mailbox:60", "immediate", "immediate:60", "vrr:48-144",
                                          "fifo:144@143.9,drift=100ppm,jitter=50us"),
                        ::testing::Values(pacer::WaiterKind::precise, pacer::WaiterKind::sleep)),
     [](const ::testing::TestParamInfo<Case>& param) {

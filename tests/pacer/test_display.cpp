@@ -26,6 +26,10 @@ TEST(DisplaySpec, ParsesEveryMode) {
   EXPECT_EQ(parse_display("mailbox:144")->period, 6'944'444_ns);
   EXPECT_EQ(parse_display("immediate")->mode, PresentMode::immediate);
   EXPECT_EQ(parse_display("none")->mode, PresentMode::none);
+  EXPECT_EQ(parse_display("offscreen")->mode, PresentMode::offscreen);
+  EXPECT_EQ(to_string(*parse_display("offscreen")), "offscreen");
+  EXPECT_FALSE(parse_display("offscreen:60"));
+  EXPECT_FALSE(parse_display("none:60"));
   const auto vrr = parse_display("vrr:48-144");
   ASSERT_TRUE(vrr);
   EXPECT_EQ(vrr->period, 6'944'444_ns);

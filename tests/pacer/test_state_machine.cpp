@@ -114,6 +114,46 @@ TEST(StateMachine, ModeIsSeedUntilTheDisplayIsKnown) {
   EXPECT_EQ(b.mode(), AdaptivePolicy::Mode::seed);
 }
 
+TEST(StateMachine, OffscreenALoneSpikeIsAHitchNotAWiden) {
+  // Headless rendering: 2 ms renders, a 45 ms one every 60 frames. With no display (none) the
+  // seed's rule widens the interval after each spike (x1.2 of the frame that overran) and
+  // shrinks it back slowly; offscreen, each frame is shown when presented, so after its first
+  // frame adaptive runs its display-aware rules, where a lone spike is a hitch: the interval
+  // stays, and no rate cap of a monitor applies (none is there).
+  std::vector<Nanos> load(1200, 2_ms);
+  for (std::size_t i = 90; i < load.size(); i += 60) load[i] = 45_ms;
+  const auto run_on = [&load](std::string_view display, AdaptivePolicy::Mode* mode) {
+    SimOptions opt;
+    opt.display = *parse_display(display);
+    PolicyConfig cfg;
+    fit_to_display(cfg, opt.display);
+    AdaptivePolicy p{cfg.adaptive, step_5()};
+    Traced t = run(p, opt, load);
+    *mode = p.mode();
+    return t;
+  };
+  AdaptivePolicy::Mode none_mode{}, off_mode{};
+  const Traced none = run_on("none", &none_mode);
+  const Traced off = run_on("offscreen", &off_mode);
+  EXPECT_EQ(none_mode, AdaptivePolicy::Mode::seed);
+  EXPECT_EQ(off_mode, AdaptivePolicy::Mode::display);
+  for (std::size_t i = 1; i < off.run.records.size(); ++i)
+    ASSERT_EQ(off.run.records[i].display, off.run.records[i].present_issued) << "shown when presented, frame " << i;
+  const auto widened_frames = [](const Traced& t) {
+    std::int64_t n = 0;  // frames after the warm-up planned on an interval over 10 ms
+    for (std::size_t i = 60; i < t.intervals.size(); ++i) n += t.intervals[i] > 10_ms ? 1 : 0;
+    return n;
+  };
+  EXPECT_GT(widened_frames(none), 50);  // measured: 76, about 4 after each spike
+  EXPECT_EQ(widened_frames(off), 0);
+  // Offscreen the spike's own frame is the one stutter of each (19 after the warm-up); with no
+  // display, the widened frames after it are stutters too.
+  const StatsOptions so{.warmup_frames = 60};
+  EXPECT_EQ(summarize(off.run.records, so).stutters, 19);
+  EXPECT_GT(summarize(none.run.records, so).stutters, 2 * 19);  // measured: 76
+  EXPECT_LT(off.intervals.back(), kAssumedRefreshPeriod) << "no monitor, no 60 Hz cap";
+}
+
 TEST(StateMachine, EnterMixedWhenWholePeriodsLoseTooMuchOfTheRate) {
   // 12 ms renders at 100 Hz: whole periods would run every 20 ms (50 fps) where the costs
   // allow about 75: the mixed cadence, each frame shown at the first vblank it can make

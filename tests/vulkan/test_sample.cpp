@@ -332,6 +332,33 @@ TEST(LoadSweep, WritesTheNativeLogTheTraceAndTheSidecar) {
   EXPECT_NE(sidecar.find("\"summary\": {"), std::string::npos);
 }
 
+TEST(LoadSweep, OffscreenIsShownWhenPresented) {
+  // Headless with no refresh rate: the pacer is told the display is offscreen (as the
+  // simulator's --display offscreen), not a FIFO of unknown rate, and each frame is shown
+  // when its present is made; the sidecar names no present mode.
+  const std::string cmd = std::string{FP_LOAD_SWEEP} + " --headless --frames 20 --size 160x90 --quiet --log offscreen.csv 2>&1";
+  ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0);
+  std::ifstream meta{"offscreen.meta.json"};
+  const std::string sidecar{std::istreambuf_iterator<char>{meta}, {}};
+  EXPECT_NE(sidecar.find("\"display\": \"offscreen\""), std::string::npos) << sidecar;
+  EXPECT_NE(sidecar.find("\"present_mode\": \"none (headless)\""), std::string::npos) << sidecar;
+  const auto rows = read_csv("offscreen.csv");
+  ASSERT_EQ(rows.size(), 21u);
+  ASSERT_EQ(rows[0][11], "display_ms");
+  ASSERT_EQ(rows[0][19], "present_planned_ms");
+  ASSERT_EQ(rows[0][20], "present_issued_ms");
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    // Read inside the present, just after the loop read its own issue time.
+    const double shown_after_issue = std::stod(rows[i][11]) - std::stod(rows[i][20]);
+    EXPECT_GE(shown_after_issue, 0.0) << "frame " << rows[i][0];
+    EXPECT_LT(shown_after_issue, 0.5) << "frame " << rows[i][0];
+    // adaptive left the seed's rules after frame 0's display: its presents are planned.
+    if (i >= 3) {
+      EXPECT_NE(rows[i][19], "NA") << "frame " << rows[i][0];
+    }
+  }
+}
+
 TEST(LoadSweep, PhasesChangeByRunTimeNotFrameCount) {
   // The default sweep: 1 ms renders for the first 5 s of the run, then 12 ms, whatever the frame rate.
   const std::string cmd = std::string{FP_LOAD_SWEEP} + " --headless --duration 6 --size 320x180 --quiet --log timed.csv 2>&1";

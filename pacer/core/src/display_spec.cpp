@@ -67,9 +67,10 @@ std::optional<DisplaySpec> parse_display(std::string_view text) {
   const auto colon = text.find(':');
   const std::string_view kind = text.substr(0, colon);
   const std::string_view arg = colon == std::string_view::npos ? std::string_view{} : text.substr(colon + 1);
-  if (kind == "none" || (kind == "immediate" && colon == std::string_view::npos)) {
-    if (at != std::string_view::npos || comma != std::string_view::npos) return std::nullopt;
-    spec.mode = kind == "none" ? PresentMode::none : PresentMode::immediate;
+  if (kind == "none" || kind == "offscreen" || (kind == "immediate" && colon == std::string_view::npos)) {
+    if (colon != std::string_view::npos || at != std::string_view::npos || comma != std::string_view::npos)
+      return std::nullopt;
+    spec.mode = kind == "none" ? PresentMode::none : kind == "offscreen" ? PresentMode::offscreen : PresentMode::immediate;
     return spec;
   }
   if (kind == "fifo" || kind == "mailbox" || kind == "immediate") {
@@ -117,6 +118,7 @@ std::string to_string(const DisplaySpec& spec) {
   std::string out;
   switch (spec.mode) {
     case PresentMode::none: return "none";
+    case PresentMode::offscreen: return "offscreen";
     case PresentMode::immediate:
       if (spec.period <= Nanos::zero()) return "immediate";
       out = "immediate:" + hz_text(spec.period);

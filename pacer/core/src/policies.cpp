@@ -34,8 +34,9 @@ void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display) {
     cfg.adaptive.min_interval =
         std::min(std::max(cfg.adaptive.min_interval, kAssumedRefreshPeriod), cfg.adaptive.max_interval);
 
+  // Offscreen (no monitor) has no such cap: adaptive's own min_interval bounds the rate.
   // The peers pace on a refresh: the display's grid (fifo, mailbox, immediate:HZ), a VRR
-  // panel's fastest refresh, else (none, immediate) 60 Hz.
+  // panel's fastest refresh, else (none, immediate, offscreen) 60 Hz.
   Nanos refresh = display.fixed_period();
   if (display.mode == PresentMode::vrr) refresh = display.period;
   if (refresh <= Nanos::zero()) refresh = kAssumedRefreshPeriod;

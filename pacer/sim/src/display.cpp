@@ -73,6 +73,7 @@ Presented DisplayModel::present(std::int64_t frame, Nanos at) {
     case PresentMode::none:
       return out;
     case PresentMode::immediate:
+    case PresentMode::offscreen:
       last_shown_ = at;
       out.display = at;
       return out;

@@ -22,10 +22,13 @@
 namespace pacer {
 
 
-enum class PresentMode { none, fifo, mailbox, immediate, vrr };
+/// none: no display, display times unknown (a pacer hears of no frame being shown).
+/// offscreen: no display either, but a frame is done when presented (headless rendering):
+/// its present's issue time is its display, with no refresh to pace on.
+enum class PresentMode { none, fifo, mailbox, immediate, vrr, offscreen };
 
 struct DisplaySpec {
-  PresentMode mode = PresentMode::none;  ///< none: no display, display times unknown
+  PresentMode mode = PresentMode::none;  ///< none: no display, display times unknown; offscreen: shown when presented
   /// Refresh period (fifo, mailbox) or the shortest refresh period (vrr: 1/MAX).
   Nanos period{0};
   /// vrr: the longest refresh period (1/MIN); the panel refreshes on its own after it.
