@@ -179,4 +179,3 @@ TEST(RenderOffThread, ARenderThreadIsPlannedOnItsLongestRecentRender) {
   EXPECT_GE(gap_ms, 15.0 + 2.0);
   EXPECT_LE(gap_ms, 3 * 6.945 + 0.5);
 }
-

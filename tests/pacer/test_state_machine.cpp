@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pacer/adaptive.hpp"
@@ -74,19 +75,27 @@ double mixed_gap_ms(Tweak tweak, const std::vector<Nanos>& load, std::size_t fro
   return mean_gap_ms(t.run, from, to);
 }
 
-/// `load` on a free display (immediate, as fit_to_display sets it up: the default initial
-/// interval) with `tweak` applied to the config; `cadence`, when given, gets the one it ended in.
+/// `load` on `display` (as fit_to_display sets it up: the default initial interval) with
+/// `tweak` applied to the config; `cadence` and `mode`, when given, get the ones it ended in.
 template <class Tweak>
-Traced run_immediate(Tweak tweak, const std::vector<Nanos>& load, AdaptivePolicy::Cadence* cadence = nullptr) {
+Traced run_on(std::string_view display, Tweak tweak, const std::vector<Nanos>& load,
+              AdaptivePolicy::Cadence* cadence = nullptr, AdaptivePolicy::Mode* mode = nullptr) {
   SimOptions opt;
-  opt.display = *parse_display("immediate");
+  opt.display = *parse_display(display);
   PolicyConfig cfg;
   fit_to_display(cfg, opt.display);
   tweak(cfg.adaptive);
   AdaptivePolicy p{cfg.adaptive, step_5()};
   Traced t = run(p, opt, load);
   if (cadence != nullptr) *cadence = p.cadence();
+  if (mode != nullptr) *mode = p.mode();
   return t;
+}
+
+/// run_on a free display (immediate).
+template <class Tweak>
+Traced run_immediate(Tweak tweak, const std::vector<Nanos>& load, AdaptivePolicy::Cadence* cadence = nullptr) {
+  return run_on("immediate", tweak, load, cadence);
 }
 
 }  // namespace
@@ -122,19 +131,10 @@ TEST(StateMachine, OffscreenALoneSpikeIsAHitchNotAWiden) {
   // stays, and no rate cap of a monitor applies (none is there).
   std::vector<Nanos> load(1200, 2_ms);
   for (std::size_t i = 90; i < load.size(); i += 60) load[i] = 45_ms;
-  const auto run_on = [&load](std::string_view display, AdaptivePolicy::Mode* mode) {
-    SimOptions opt;
-    opt.display = *parse_display(display);
-    PolicyConfig cfg;
-    fit_to_display(cfg, opt.display);
-    AdaptivePolicy p{cfg.adaptive, step_5()};
-    Traced t = run(p, opt, load);
-    *mode = p.mode();
-    return t;
-  };
+  const auto defaults = [](AdaptiveConfig&) {};
   AdaptivePolicy::Mode none_mode{}, off_mode{};
-  const Traced none = run_on("none", &none_mode);
-  const Traced off = run_on("offscreen", &off_mode);
+  const Traced none = run_on("none", defaults, load, nullptr, &none_mode);
+  const Traced off = run_on("offscreen", defaults, load, nullptr, &off_mode);
   EXPECT_EQ(none_mode, AdaptivePolicy::Mode::seed);
   EXPECT_EQ(off_mode, AdaptivePolicy::Mode::display);
   for (std::size_t i = 1; i < off.run.records.size(); ++i)
