@@ -167,6 +167,17 @@ ok $S --frames 3 --quiet --load-trace bom.csv
 ok $S --frames 3 --quiet --load-trace 'a,b.csv'
 ok $S --frames 3 --quiet --render-load 'trace:a,b.csv,scale=0.5,loop'
 ok $S --frames 3 --quiet --load-trace capframex_judgment_gtx1070.csv
+# --replay: a native log's costs; bad logs and flags that would contradict it.
+"${bin[pacer-sim]}" --display immediate:60 --frames 5 --log good_log.csv --quiet 2> /dev/null
+head -n 1 good_log.csv > header_only.csv
+t 2 $S "cannot read --replay log '/nonexistent.csv'" --replay /nonexistent.csv
+t 2 $S "bad_log.csv:1: missing column timing_source" --replay bad_log.csv
+t 2 $S "--replay log 'header_only.csv' has no frames" --replay header_only.csv
+t 2 $S "--replay takes the costs from the log: drop --render-load" --replay good_log.csv --render-load constant:3
+t 2 $S "--replay takes the costs from the log: drop --load-trace" --replay good_log.csv --load-trace ok.csv
+t 2 $S "--log: 'good_log.csv' is also the --replay log" --replay good_log.csv --log good_log.csv
+t 2 $S "--display-times: expected yes|no, got 'maybe'" --display-times maybe
+ok $S --replay good_log.csv --display immediate:60 --quiet
 ok $S --frames 3 --quiet --frames 1e1 --seed 9223372036854775807 --render-ms 10000
 
 R=pacer-report

@@ -3,6 +3,7 @@
 //   pacer-sim --policy adaptive --render-ms 3 --update-ms 1 --step-ms 5 --interval-ms 16 --no-shrink --frames 3 --timeline
 //   R0 U5 U10 U15 U20 W16 R16 U25 U30 U35 W32 R32
 //   pacer-sim --compare adaptive,adaptive-literal,accumulator-capped --display fifo:60 ...
+//   pacer-sim --replay out/adaptive.csv --display immediate:60 --step-ms 40 --log replayed.csv
 //
 // Exit 0 on success, 2 on a usage error (one line), 1 on a runtime failure.
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pacer/log_reader.hpp"
 #include "pacer/log_writer.hpp"
 #include "pacer/policies.hpp"
 #include "pacer/simulator.hpp"
@@ -37,12 +39,15 @@ struct Options {
   std::uint64_t seed = 1;
   std::optional<std::int64_t> warmup;
   std::string trace;
+  std::string replay;  ///< a native log whose measured costs are replayed
   double trace_scale = 1.0;
   bool min_interval_given = false;
   std::string render_load, update_load, gpu_time;  ///< load profile specs
   double render_ms = 3, update_ms = 1;
   std::optional<double> interval_ms;
   std::int64_t frames = 600;
+  bool frames_given = false;
+  std::optional<bool> display_times;  ///< --display-times yes|no; default yes (--replay: as the log has them)
   bool timeline = false, quiet = false;
   std::string log;
   pacer::PolicyConfig config;
@@ -53,6 +58,8 @@ constexpr long long kMaxFrames = 10'000'000;
 /// CPU costs and intervals at most, ms: 10 s (with kMaxFrames, virtual time stays far from
 /// the 292 years a signed 64-bit nanosecond count holds).
 constexpr double kMaxMs = 10'000;
+/// Virtual time at most: 100 years (int64 nanoseconds hold 292).
+constexpr double kMaxVirtualMs = 100.0 * 365.25 * 24 * 3600 * 1000;
 
 void finish(Options& o);
 
@@ -117,6 +124,10 @@ int parse(int argc, char** argv, Options& o) {
   app.add_option("--load-trace", o.trace, "render cost per frame from the frame_ms column of a CSV (repeats); "
                  "relative paths are also looked up under traces/")
       ->type_name("FILE")->check(fpcli::file_name());
+  auto* replay = app.add_option("--replay", o.replay,
+                 "replay a native pacing log's measured costs (render, present call, updates), "
+                 "e.g. a real run's, in virtual time; --frames defaults to the log's rows (docs/pacing.md)")
+      ->type_name("LOG")->check(fpcli::file_name());
   app.add_option("--render-load", o.render_load, "render cost as a load profile (docs/load-profiles.md), e.g. spike:3,40/120")
       ->type_name("SPEC");
   app.add_option("--update-load", o.update_load, "update cost as a load profile (by frame)")->type_name("SPEC");
@@ -142,12 +153,25 @@ int parse(int argc, char** argv, Options& o) {
                                   "adaptive: frame-rate floor (default 100)")
       ->type_name("M")->check(fpcli::real(0.01, kMaxMs));
   fpcli::add_pacing_flags(app, o.config);
-  app.add_option("--frames", o.frames, "frames to render (default 600)")->type_name("N")->transform(fpcli::whole(1, kMaxFrames));
+  app.add_option_function<std::string>(
+         "--display-times", [&o](const std::string& v) { o.display_times = v == "yes"; },
+         "whether the loop hears when frames are shown: yes (default), no (a windowed present with no "
+         "present-wait, as the engine on lavapipe; with --replay the default is what the log has)")
+      ->type_name("yes|no")->check(fpcli::one_of({"yes", "no"}));
+  auto* frames = app.add_option("--frames", o.frames, "frames to render (default 600; with --replay the log's rows)")
+      ->type_name("N")->transform(fpcli::whole(1, kMaxFrames));
   app.add_flag("--timeline", o.timeline, "print the actions in the seed's notation (R<t> U<sim t> W<t>)");
   app.add_option("--log", o.log, "write the native pacing log (CSV; with --compare: FILE.<policy>.csv)")
       ->type_name("FILE")->check(fpcli::file_name());
   app.add_flag("--quiet", o.quiet, "no summary");
   if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
+  o.frames_given = frames->count() > 0;
+  if (replay->count() > 0)
+    for (const char* flag : {"--load-trace", "--render-load", "--update-load", "--gpu-time", "--render-ms"})
+      if (app.get_option(flag)->count() > 0)
+        return fpcli::usage_error("pacer-sim", std::string{"--replay takes the costs from the log: drop "} + flag);
+  if (o.compare.empty() && fpcli::same_file(o.log, o.replay))
+    return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(o.log) + "' is also the --replay log");
   // The log over the trace it was made from would lose the trace.
   if (o.compare.empty() && fpcli::same_file(o.log, o.trace))
     return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(o.log) + "' is also the --load-trace file");
@@ -182,12 +206,12 @@ void finish(Options& o) {
   // Each flag has its range; their product must fit too: virtual time is int64 nanoseconds.
   // A frame costs at most its render, its capped updates and a wait of the longest interval
   // (a load profile or trace value is at most 10000 ms, x the trace scale).
-  const double render_max = !o.trace.empty() ? kMaxMs * o.trace_scale : !o.render_load.empty() ? kMaxMs : o.render_ms;
+  // (--replay: the log's own costs are checked once it is read, in main.)
+  const double render_max = !o.replay.empty() ? 0.0 : !o.trace.empty() ? kMaxMs * o.trace_scale : !o.render_load.empty() ? kMaxMs : o.render_ms;
   const double update_max = !o.update_load.empty() ? kMaxMs : o.update_ms;
   const double gpu_max = o.gpu_time.empty() ? 0.0 : kMaxMs;  // a frame may wait for one frame's GPU work
   const double frame_max_ms = render_max + gpu_max + static_cast<double>(o.config.sim.max_steps_per_frame) * update_max +
                               std::max(pacer::to_ms(o.config.adaptive.max_interval), pacer::to_ms(o.config.capped_interval));
-  constexpr double kMaxVirtualMs = 100.0 * 365.25 * 24 * 3600 * 1000;  // 100 years; int64 ns holds 292
   if (static_cast<double>(o.frames) * frame_max_ms > kMaxVirtualMs) {
     char why[256];
     std::snprintf(why, sizeof why,
@@ -254,12 +278,49 @@ int main(int argc, char** argv) {
     return 2;
   }
   pacer::SimCosts costs = pacer::sim_costs(load);
+  if (!o.replay.empty()) {
+    std::ifstream in{o.replay};
+    if (!in) {
+      std::fprintf(stderr, "pacer-sim: cannot read --replay log '%s'\n", fpcli::printable(o.replay).c_str());
+      return 2;
+    }
+    try {
+      const pacer::NativeLog log = pacer::read_native_log(in, o.replay);
+      for (const auto& w : log.warnings) std::fprintf(stderr, "pacer-sim: %s\n", w.c_str());
+      if (log.records.empty()) {
+        std::fprintf(stderr, "pacer-sim: --replay log '%s' has no frames\n", fpcli::printable(o.replay).c_str());
+        return 2;
+      }
+      costs = pacer::replay_costs(log.records, pacer::from_ms(o.update_ms));
+      // A log with no display time came from a loop that heard none: the replay hears none.
+      if (!o.display_times)
+        o.display_times = std::any_of(log.records.begin(), log.records.end(),
+                                      [](const pacer::FrameRecord& r) { return r.display.has_value(); });
+      if (!o.frames_given) o.frames = static_cast<std::int64_t>(log.records.size());
+      // The longest frame the log can make, for the limit on virtual time (see finish()).
+      double frame_max_ms = 0;
+      for (std::int64_t f = 0; f < static_cast<std::int64_t>(log.records.size()); ++f)
+        frame_max_ms = std::max(frame_max_ms, pacer::to_ms(costs.render(f) + costs.present(f)) +
+                                                  static_cast<double>(o.config.sim.max_steps_per_frame) *
+                                                      pacer::to_ms(costs.update(f, 0)));
+      frame_max_ms += std::max(pacer::to_ms(o.config.adaptive.max_interval), pacer::to_ms(o.config.capped_interval));
+      if (static_cast<double>(o.frames) * frame_max_ms > kMaxVirtualMs) {
+        std::fprintf(stderr, "pacer-sim: --frames: %lld frames of up to %.0f ms each (the log's costs) could pass "
+                     "the 100-year limit of virtual time; lower --frames\n", static_cast<long long>(o.frames), frame_max_ms);
+        return 2;
+      }
+    } catch (const pacer::LogParseError& e) {
+      std::fprintf(stderr, "pacer-sim: %s\n", e.what());
+      return 2;
+    }
+  }
   if (gpu_time) costs.gpu = [g = *gpu_time](std::int64_t f) { return g.at(f); };
   const bool has_display = o.display.mode != pacer::PresentMode::none;
   pacer::SimOptions sim;
   sim.display = o.display;
   sim.waiter = o.waiter.value_or(has_display ? pacer::WaiterKind::precise : pacer::WaiterKind::exact);
   sim.seed = o.seed;
+  sim.display_times = o.display_times.value_or(true);
   pacer::StatsOptions stats;
   stats.warmup_frames = o.warmup.value_or(has_display ? 60 : 0);
 
@@ -304,6 +365,9 @@ int main(int argc, char** argv) {
 
   if (o.timeline) std::printf("%s\n", pacer::format_timeline(results.front().run.timeline).c_str());
   if (o.quiet || o.timeline) return 0;
+  if (!o.replay.empty())
+    std::printf("replay of %s: its render, present-call and update costs; display times %s\n",
+                fpcli::printable(o.replay).c_str(), sim.display_times ? "heard" : "not heard (the log has none)");
   if (o.compare.empty()) {
     print_summary(results.front(), results.front().run.end);
     return 0;

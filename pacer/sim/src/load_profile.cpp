@@ -8,6 +8,7 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 
 #include "pacer/random.hpp"
 
@@ -323,6 +324,36 @@ Nanos LoadProfile::at(std::int64_t frame) const { return from_ms(ms_at(frame)); 
 SimCosts sim_costs(const LoadSet& load) {
   return {[r = load.render](std::int64_t f) { return r.at(f); },
           [u = load.update](std::int64_t f, std::int64_t) { return u.at(f); }};
+}
+
+SimCosts replay_costs(std::span<const FrameRecord> records, Nanos no_updates) {
+  if (records.empty()) throw std::invalid_argument("replay_costs: no records to replay");
+  struct Frame {
+    Nanos render, present, update;
+  };
+  auto frames = std::make_shared<std::vector<Frame>>();
+  frames->reserve(records.size());
+  Nanos updates_total{0};
+  std::int64_t steps_total = 0;
+  for (const FrameRecord& r : records) {
+    if (r.sim_steps > 0) {
+      updates_total += r.update;
+      steps_total += r.sim_steps;
+    }
+  }
+  const Nanos mean_update = steps_total > 0 ? updates_total / steps_total : no_updates;
+  for (const FrameRecord& r : records) {
+    const Nanos call = std::max(Nanos::zero(), r.present - r.present_issued);
+    frames->push_back({std::max(Nanos::zero(), r.render - call), call,
+                       r.sim_steps > 0 ? r.update / r.sim_steps : mean_update});
+  }
+  const auto at = [frames](std::int64_t f) -> const Frame& {
+    return (*frames)[static_cast<std::size_t>(f % static_cast<std::int64_t>(frames->size()))];
+  };
+  SimCosts costs{[at](std::int64_t f) { return at(f).render; },
+                 [at](std::int64_t f, std::int64_t) { return at(std::max<std::int64_t>(f, 0)).update; }};
+  costs.present = [at](std::int64_t f) { return at(f).present; };
+  return costs;
 }
 
 }  // namespace pacer

@@ -26,7 +26,8 @@ class SimHost final : public FrameHost {
  public:
   SimHost(Pacer& pacer, const SimCosts& costs, const SimOptions& options, SimRun& run)
       : pacer_{pacer}, costs_{costs}, display_{sim_display(options)}, waiter_{options.waiter, options.seed},
-        run_{run}, timeline_{options.timeline}, now_{options.start}, gpu_{options.frames_in_flight} {}
+        run_{run}, timeline_{options.timeline}, display_times_{options.display_times},
+        offscreen_{options.display.mode == PresentMode::offscreen}, now_{options.start}, gpu_{options.frames_in_flight} {}
 
   Nanos now() override { return now_; }
   bool acquire() override {
@@ -47,10 +48,15 @@ class SimHost final : public FrameHost {
     if (plan.present_at >= Nanos::zero()) now_ = std::max(now_, done);
   }
   PresentResult present(std::int64_t frame) override {
+    // The call itself takes CPU time (after any hold); the frame is queued when it returns,
+    // offscreen done when it is issued (the engine's headless target reports that time).
+    const Nanos issued = now_;
+    if (costs_.present) now_ += costs_.present(frame_);
     // The presentation engine shows a frame once its GPU work is done.
-    const Presented p = display_.present(frame, gpu_.ready(now_));
+    const Presented p = display_.present(frame, gpu_.ready(offscreen_ ? issued : now_));
     if (p.replaced) ++run_.replaced;
     ++frame_;
+    if (!display_times_) return {};  // the loop hears of neither the display nor a replacement
     return {p.display, p.replaced};
   }
   void update(Nanos) override {
@@ -74,6 +80,8 @@ class SimHost final : public FrameHost {
   SleepModel waiter_;
   SimRun& run_;
   bool timeline_;
+  bool display_times_;  ///< SimOptions::display_times
+  bool offscreen_;      ///< shown when issued
   Nanos now_;
   std::int64_t frame_ = 0;    ///< frames rendered so far
   std::int64_t updates_ = 0;  ///< updates run so far (the update cost's index)

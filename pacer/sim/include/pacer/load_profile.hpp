@@ -14,12 +14,18 @@
 //
 //   pacer::LoadProfile p = pacer::LoadProfile::parse("spike:3,40/120", open_file);
 //   pacer::Nanos cost = p.at(frame);
+//
+// A logged run's own costs, to replay it in virtual time:
+//
+//   pacer::NativeLog log = pacer::read_native_log(in, "run.csv");
+//   pacer::SimCosts costs = pacer::replay_costs(log.records, pacer::from_ms(1.0));
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <istream>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -85,5 +91,16 @@ struct LoadSet {
 
 /// Virtual costs for the simulator: render cost by frame, update cost by the frame it runs in.
 SimCosts sim_costs(const LoadSet& load);
+
+/// The costs a run's log measured, to replay that run in virtual time (`pacer-sim --replay`):
+/// frame f renders for its ms_render less its present call (present_ms - present_issued_ms),
+/// the call takes that time after any hold (SimCosts::present), and each update after frame f
+/// costs that frame's ms_update / sim_steps (a frame with no update: the run's mean per
+/// update; a run with none: `no_updates`). Frames past the last record repeat the records.
+/// A real log's ms_render already holds any wait for a swapchain image or for the GPU, so the
+/// replay has no GPU cost, and a display that blocks acquires (fifo) adds its own wait: the
+/// replay is exact where nothing blocks (immediate, offscreen). Throws std::invalid_argument
+/// when `records` is empty.
+SimCosts replay_costs(std::span<const FrameRecord> records, Nanos no_updates);
 
 }  // namespace pacer

@@ -10,6 +10,8 @@
 // (pacer/gpu_queue.hpp): a frame's acquire waits for the frame frames_in_flight
 // earlier, a held present for its own frame, a frame is shown no sooner than its GPU
 // work ends, and each GPU time is reported (FrameHost::poll_gpu) once it has ended.
+// With a present cost (SimCosts::present) the present call takes time after the hold: the
+// frame reaches the display when the call returns (offscreen: it is done when issued).
 // Nothing sleeps, so tests and comparisons are exact and repeatable.
 //
 //   pacer::SimCosts costs = pacer::SimCosts::fixed(3ms, 1ms);
@@ -49,6 +51,10 @@ struct SimCosts {
   /// The GPU time of a frame's work, done after its render and the frame before's GPU
   /// work; empty (the default): no GPU cost, nothing reported.
   std::function<Nanos(std::int64_t frame)> gpu = {};
+  /// The CPU time of a frame's present call, spent after any hold of the present (the
+  /// frame reaches the display when the call returns) and counted in the record's render
+  /// time, as the engine's loop counts it; empty (the default): the call takes no time.
+  std::function<Nanos(std::int64_t frame)> present = {};
 
   static SimCosts fixed(Nanos render_cost, Nanos update_cost) {
     return {[=](std::int64_t) { return render_cost; }, [=](std::int64_t, std::int64_t) { return update_cost; }};
@@ -70,6 +76,10 @@ struct SimOptions {
   /// With a GPU cost: a frame's acquire waits until the GPU has finished the frame this
   /// many frames before it (the renderer's per-slot fences; its default is 2).
   int frames_in_flight = 2;
+  /// Whether the loop hears when each frame was shown. false: the display still shows the
+  /// frames (acquires block as before) but reports nothing, as a windowed present with no
+  /// present-wait extension (the engine on lavapipe): records carry no display time.
+  bool display_times = true;
   /// Keep SimRun::timeline (it grows with the run: a few entries per frame). Off by default;
   /// the seed's overload (start time only) turns it on.
   bool timeline = false;
