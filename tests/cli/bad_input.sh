@@ -177,6 +177,9 @@ t 2 $S "--replay takes the costs from the log: drop --render-load" --replay good
 t 2 $S "--replay takes the costs from the log: drop --load-trace" --replay good_log.csv --load-trace ok.csv
 t 2 $S "--log: 'good_log.csv' is also the --replay log" --replay good_log.csv --log good_log.csv
 t 2 $S "--display-times: expected yes|no, got 'maybe'" --display-times maybe
+t 2 $S "--replay takes the costs from the log: drop --present-load" --replay good_log.csv --present-load constant:1
+t 2 $S "load spec 'bogus:1': unknown kind 'bogus'" --present-load bogus:1
+ok $S --present-load constant:1 --display immediate --frames 10 --quiet
 ok $S --replay good_log.csv --display immediate:60 --quiet
 ok $S --frames 3 --quiet --frames 1e1 --seed 9223372036854775807 --render-ms 10000
 

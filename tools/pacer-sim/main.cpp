@@ -42,7 +42,7 @@ struct Options {
   std::string replay;  ///< a native log whose measured costs are replayed
   double trace_scale = 1.0;
   bool min_interval_given = false;
-  std::string render_load, update_load, gpu_time;  ///< load profile specs
+  std::string render_load, update_load, gpu_time, present_load;  ///< load profile specs
   double render_ms = 3, update_ms = 1;
   std::optional<double> interval_ms;
   std::int64_t frames = 600;
@@ -131,6 +131,9 @@ int parse(int argc, char** argv, Options& o) {
   app.add_option("--render-load", o.render_load, "render cost as a load profile (docs/load-profiles.md), e.g. spike:3,40/120")
       ->type_name("SPEC");
   app.add_option("--update-load", o.update_load, "update cost as a load profile (by frame)")->type_name("SPEC");
+  app.add_option("--present-load", o.present_load, "CPU time of each present call as a load profile in ms "
+                 "(default none), spent after any hold of the present")
+      ->type_name("SPEC");
   app.add_option("--gpu-time", o.gpu_time, "GPU time of each frame's work as a load profile in ms (default none: "
                  "no GPU cost); 2 frames in flight, as the renderer has")
       ->type_name("SPEC");
@@ -167,7 +170,7 @@ int parse(int argc, char** argv, Options& o) {
   if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
   o.frames_given = frames->count() > 0;
   if (replay->count() > 0)
-    for (const char* flag : {"--load-trace", "--render-load", "--update-load", "--gpu-time", "--render-ms"})
+    for (const char* flag : {"--load-trace", "--render-load", "--update-load", "--gpu-time", "--present-load", "--render-ms"})
       if (app.get_option(flag)->count() > 0)
         return fpcli::usage_error("pacer-sim", std::string{"--replay takes the costs from the log: drop "} + flag);
   if (o.compare.empty() && fpcli::same_file(o.log, o.replay))
@@ -209,7 +212,8 @@ void finish(Options& o) {
   // (--replay: the log's own costs are checked once it is read, in main.)
   const double render_max = !o.replay.empty() ? 0.0 : !o.trace.empty() ? kMaxMs * o.trace_scale : !o.render_load.empty() ? kMaxMs : o.render_ms;
   const double update_max = !o.update_load.empty() ? kMaxMs : o.update_ms;
-  const double gpu_max = o.gpu_time.empty() ? 0.0 : kMaxMs;  // a frame may wait for one frame's GPU work
+  const double gpu_max = (o.gpu_time.empty() ? 0.0 : kMaxMs) +  // a frame may wait for one frame's GPU work
+                         (o.present_load.empty() ? 0.0 : kMaxMs);
   const double frame_max_ms = render_max + gpu_max + static_cast<double>(o.config.sim.max_steps_per_frame) * update_max +
                               std::max(pacer::to_ms(o.config.adaptive.max_interval), pacer::to_ms(o.config.capped_interval));
   if (static_cast<double>(o.frames) * frame_max_ms > kMaxVirtualMs) {
@@ -264,7 +268,7 @@ int main(int argc, char** argv) {
 
   // Costs: fixed by default; load profiles (docs/load-profiles.md) where given.
   pacer::LoadSet load{pacer::LoadProfile::constant(o.render_ms), pacer::LoadProfile::constant(o.update_ms), {}};
-  std::optional<pacer::LoadProfile> gpu_time;
+  std::optional<pacer::LoadProfile> gpu_time, present_load;
   try {
     // Relative trace paths: as given, then under the repository's traces/ (docs/load-profiles.md).
     const pacer::TraceOpener open = pacer::trace_file_opener({FP_TRACES_DIR});
@@ -273,6 +277,7 @@ int main(int argc, char** argv) {
     if (!render_spec.empty()) load.render = pacer::LoadProfile::parse(render_spec, open);
     if (!o.update_load.empty()) load.update = pacer::LoadProfile::parse(o.update_load, open);
     if (!o.gpu_time.empty()) gpu_time = pacer::LoadProfile::parse(o.gpu_time, open);
+    if (!o.present_load.empty()) present_load = pacer::LoadProfile::parse(o.present_load, open);
   } catch (const pacer::LoadSpecError& e) {
     std::fprintf(stderr, "pacer-sim: %s\n", e.what());
     return 2;
@@ -315,6 +320,7 @@ int main(int argc, char** argv) {
     }
   }
   if (gpu_time) costs.gpu = [g = *gpu_time](std::int64_t f) { return g.at(f); };
+  if (present_load) costs.present = [c = *present_load](std::int64_t f) { return c.at(f); };
   const bool has_display = o.display.mode != pacer::PresentMode::none;
   pacer::SimOptions sim;
   sim.display = o.display;
