@@ -37,10 +37,13 @@ pacer::PresentResult VulkanTarget::present(std::int64_t frame) {
   const pacer::Nanos issued = clock_.now();
   const std::uint64_t id = gpu_.present();
   if (watching_ && id != 0) to_watch_.emplace_back(frame, id);
-  // Immediate with no present wait, or offscreen (report_immediate_presents): shown when
-  // presented, at its issue time, the simulator's model of both.
-  if (report_immediate_ && !watching_ && (!window_ || gpu_.present_mode() == renderer::PresentMode::immediate))
-    return {issued, std::nullopt};
+  // Immediate with no present wait (report_immediate_presents): shown when presented, once
+  // the call has queued it (its return); offscreen: done when issued. The simulator's model
+  // of both (pacer/simulator.hpp: a present call's time comes before an immediate display).
+  if (report_immediate_ && !watching_) {
+    if (!window_) return {issued, std::nullopt};
+    if (gpu_.present_mode() == renderer::PresentMode::immediate) return {clock_.now(), std::nullopt};
+  }
   return {};  // display times come later, through drain_displayed
 }
 

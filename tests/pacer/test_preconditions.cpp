@@ -108,6 +108,8 @@ TEST(Preconditions, AdaptiveFieldsAreNamedWithTheirValues) {
       {[](AdaptiveConfig& c) { c.estimate_hitch_burst = -2; }, "AdaptiveConfig::estimate_hitch_burst must be >= 0, got -2"},
       {[](AdaptiveConfig& c) { c.estimate_hitch_ratio = 0.5; },
        "AdaptiveConfig::estimate_hitch_ratio must be >= 1, got 0.5"},
+      {[](AdaptiveConfig& c) { c.present_call_history = 0; },
+       "AdaptiveConfig::present_call_history must be >= 1, got 0"},
   };
   for (const Case& c : cases) {
     PolicyConfig cfg;

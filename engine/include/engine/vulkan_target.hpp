@@ -11,9 +11,10 @@
 // timestamps, the GPU time of each frame is handed over the same way (ms_gpu), once the
 // renderer has read it after the frame's fence signalled. With report_immediate_presents
 // and no present wait, an immediate present is shown when it is made (no vblank to wait
-// for; the simulator's immediate display has it so): present() returns its issue time as
-// the display time, so the pacer learns the display as in virtual time. Offscreen (no
-// window) every present is reported so with it on (the simulator's offscreen display).
+// for; the simulator's immediate display has it so): present() returns the time its call
+// returned as the display time, so the pacer learns the display as in virtual time.
+// Offscreen (no window) every present is reported with it on, at its issue time (the
+// simulator's offscreen display).
 //
 //   engine::VulkanTarget target{renderer, window, clock};
 //   engine::Loop loop{clock, waiter, target, scene};
@@ -51,8 +52,8 @@ class VulkanTarget final : public FrameTarget {
   bool reports_gpu() const override;
   void drain_gpu(const std::function<void(std::int64_t, pacer::Nanos)>& sink) override;
   void notify_resized();
-  /// Without present wait, report each immediate present's issue time as its display time
-  /// (offscreen: every present's). The engine turns it on where no refresh rate is known: the
+  /// Without present wait, report when each immediate present's call returned as its display
+  /// time (offscreen: every present's issue time). The engine turns it on where no refresh rate is known: the
   /// pacer then leaves the seed's rules for its display-aware mode after the first frame, as
   /// pacer-sim --display immediate (offscreen) does (with a refresh rate it plans on that
   /// grid from the start).

@@ -86,7 +86,7 @@ void AdaptivePolicy::on_end_render(Nanos now) {
   if (frame_index() == 1) {
     // The first frame was not planned: it is shown where the display puts it.
     display_cur_ = grid_at_or_after(now);
-  } else if (now > display_cur_ + (latched() ? Nanos::zero() : lateness_tolerance())) {
+  } else if (now + call_lead() > display_cur_ + (latched() ? Nanos::zero() : lateness_tolerance())) {
     frame_.missed = true;  // presented after its planned display: shown late
   }
 }
@@ -305,17 +305,18 @@ Nanos AdaptivePolicy::start_lead() const {
   // start before the previous present anyway. VRR at the panel's fastest refresh, where
   // presents queue: up to vrr_ceiling_lead intervals ahead, at most one interval more than
   // the deep estimate (the latency) and at most pipeline_frames (the images in flight).
+  // Shown when made, the present is issued call_lead() ahead: the frame starts that much earlier.
   if (!on_grid()) {
     if (vrr_queues() && interval_ <= config_.min_interval) {
       const double frames = std::min(config_.vrr_ceiling_lead, static_cast<double>(std::max(config_.pipeline_frames, 1)));
-      return std::max(deep_lead_, std::min(scale(interval_, frames), deep_lead_ + interval_));
+      return std::max(deep_lead_, std::min(scale(interval_, frames), deep_lead_ + interval_)) + call_lead();
     }
-    return deep_lead_;
+    return deep_lead_ + call_lead();
   }
   // A grid whose presents show when made (immediate:HZ): as far ahead as the previous
   // frame's work allows (a period less its present call and updates), so a long render
   // still makes its vblank's time, and no less than the render estimate.
-  if (!config_.vblank_latch) return std::max(lead_, fixed_lead(1) - post_lead_);
+  if (!config_.vblank_latch) return std::max(lead_, fixed_lead(1) - post_lead_) + call_lead();
   // Fixed refresh: pipeline_frames intervals ahead while a frame has recently needed it
   // (Depth::deep); one once none has for shallow_after frames (a period less latency).
   // The mixed cadence on a FIFO queue runs as fast as the costs allow: always deep (a
@@ -326,6 +327,10 @@ Nanos AdaptivePolicy::start_lead() const {
   // Shallow: shallow_pipeline intervals ahead (1.5: a render of up to 2.5 intervals is shown
   // at most one vblank late), never deeper than deep.
   return std::max(fixed_lead(1), scale(interval_, std::min(config_.shallow_pipeline, static_cast<double>(frames))));
+}
+
+Nanos AdaptivePolicy::call_lead() const {
+  return config_.present_call_lead && !latched() ? call_lead_ : Nanos::zero();
 }
 
 Nanos AdaptivePolicy::fixed_lead(int depth) const {
@@ -469,7 +474,8 @@ FramePlan AdaptivePolicy::display_begin(Nanos now) {
     // the previous frame; a frame planned for then is presented at once and the panel holds it.
     if (!latched()) {
       const bool queue = vrr_queues() && display_cur_ <= shown_prev_ + config_.min_interval;
-      plan.present_at = queue ? Nanos{-1} : display_cur_;  // else shown when made: held until its time
+      // Else shown when made: held until its time, less the present call's own (call_lead()).
+      plan.present_at = queue ? Nanos{-1} : display_cur_ - call_lead();
     } else if (config_.queued_presents && display_cur_ <= grid_snap(shown_prev_ + period_)) {
       plan.present_at = Nanos{-1};
     } else {
@@ -550,7 +556,7 @@ Action AdaptivePolicy::display_next(Nanos now) {
     // late (mixed) or when it is ready (VRR) rather than every frame idling in a held present.
     // A render thread starts the next frame's render once this frame is presented, not now,
     // and is planned on its longest recent render (AdaptiveConfig::render_thread_margin).
-    const Nanos lead = off_thread_ ? off_thread_lead() : render_lead();
+    const Nanos lead = (off_thread_ ? off_thread_lead() : render_lead()) + call_lead();
     const Nanos from = off_thread_ ? std::max(now, render_free_) : now;
     // Its GPU work queues behind this frame's (gpu_queue_plan): the render estimate counts
     // from when the GPU is expected to be done with this one, if that is later.
@@ -750,6 +756,18 @@ void AdaptivePolicy::observe_frame(std::int64_t /*frame*/, Nanos busy) {
   push_ring(post_work_, post_next_, static_cast<std::size_t>(config_.post_work_history),
             frame_.present_call + frame_.update_cost);
   post_lead_ = config_.present_margin + second_largest(post_work_, static_cast<std::size_t>(config_.estimate_outlier_after));
+  if (config_.present_call_lead) {
+    push_ring(calls_, calls_next_, static_cast<std::size_t>(config_.present_call_history), frame_.present_call);
+    // The median once estimate_outlier_after calls are known; before, the shortest, and no
+    // lead on one call alone (a first present's call, setting up the swapchain, can take
+    // ten times the rest's).
+    call_scratch_.assign(calls_.begin(), calls_.end());
+    if (call_scratch_.size() < 2) call_scratch_.assign(1, Nanos::zero());
+    const bool few = call_scratch_.size() < static_cast<std::size_t>(std::max(config_.estimate_outlier_after, 1));
+    const auto at = call_scratch_.begin() + static_cast<std::ptrdiff_t>(few ? 0 : call_scratch_.size() / 2);
+    std::nth_element(call_scratch_.begin(), at, call_scratch_.end());
+    call_lead_ = *at;
+  }
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
   push_ring(busy_ring_, busy_next_, window, busy);
   ++frames_since_change_;

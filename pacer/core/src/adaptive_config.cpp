@@ -61,6 +61,7 @@ void validate(const AdaptiveConfig& c) {
   at_least("estimate_outlier_after", c.estimate_outlier_after, 1);
   at_least("wake_history", c.wake_history, 1);
   at_least("post_work_history", c.post_work_history, 1);
+  at_least("present_call_history", c.present_call_history, 1);
   at_least("miss_window", c.miss_window, 1);
   if (c.miss_window > 32) config_error("AdaptiveConfig::miss_window", "<= 32", format_value(std::int64_t{c.miss_window}));
   if (c.misses_to_widen > c.miss_window)

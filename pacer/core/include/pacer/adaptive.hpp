@@ -245,6 +245,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// display (a held present there would cost a whole extra period per long frame).
   bool on_grid() const { return period_ > Nanos::zero() && (config_.vblank_latch || cadence_ == Cadence::even); }
   Nanos start_lead() const;
+  /// How far ahead of its planned display a held present is issued (present_call_lead).
+  Nanos call_lead() const;
   /// Fixed refresh: how far ahead of its display a frame starts, `depth` intervals deep.
   Nanos fixed_lead(int depth) const;
   Nanos percentile_busy(double p) const;
@@ -291,6 +293,10 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   std::vector<Nanos> wakes_;  ///< recent wake errors (>= 0)
   std::size_t wakes_next_ = 0;
   Nanos wake_tolerance_{0};
+  std::vector<Nanos> calls_;  ///< recent present calls (present_call_lead)
+  std::size_t calls_next_ = 0;
+  Nanos call_lead_{0};        ///< their median
+  std::vector<Nanos> call_scratch_;  ///< reused for the median: no allocation per frame
   std::vector<Nanos> post_work_;  ///< recent present call + updates of a frame
   std::size_t post_next_ = 0;
   Nanos post_lead_{0};
