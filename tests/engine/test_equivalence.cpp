@@ -84,7 +84,8 @@ pacer::SimRun expect_same_log(std::string_view policy, const pacer::PolicyConfig
 
   ManualClock clock;
   ModelWaiter wait{clock, options.waiter, options.seed};
-  VirtualDisplayTarget target{clock, pacer::sim_display(options), costs().gpu, options.frames_in_flight};
+  VirtualDisplayTarget target{clock, pacer::sim_display(options), costs().gpu, options.frames_in_flight,
+                              costs().present};
   CostScene scene{clock, costs()};
   Loop loop{clock, wait, target, scene};
   std::vector<pacer::FrameRecord> records;
@@ -174,6 +175,33 @@ TEST(EquivalenceShallow, TheShallowPipelineStartsAlikeInBoth) {
   for (const auto& r : sim.records)
     if (r.display && *r.display - r.planned_start == pacer::scale(period, 1.5)) ++shallow;
   EXPECT_GT(shallow, 20) << "the shallow start was exercised";
+}
+
+TEST(EquivalencePresentCall, APresentCallThatTakesTimeIsTheSameInBoth) {
+  // Present calls of 0.2-1.4 ms: spent after the hold in both loops, counted in ms_render,
+  // the frame queued when the call returns (offscreen: done when issued), and adaptive's
+  // present_call_lead learning the same median from both.
+  const auto costs = [] {
+    pacer::SimCosts c = workload();
+    c.present = [](std::int64_t f) { return Nanos{200'000 + (f * 7 % 13) * 100'000}; };
+    return c;
+  };
+  for (const std::string display : {"immediate", "immediate:60", "vrr:48-144", "fifo:60", "offscreen"}) {
+    for (const std::string_view policy : {"adaptive", "accumulator-capped", "swappy"}) {
+      SCOPED_TRACE(display + " " + std::string{policy});
+      pacer::SimOptions options;
+      options.display = pacer::parse_display(display).value();
+      options.waiter = pacer::WaiterKind::precise;
+      options.seed = 11;
+      pacer::PolicyConfig cfg;
+      pacer::fit_to_display(cfg, options.display);
+      const pacer::SimRun sim = expect_same_log(policy, cfg, options, costs, frames);
+      if (HasFailure()) return;
+      std::int64_t called = 0;
+      for (const auto& r : sim.records) called += r.present - r.present_issued >= Nanos{200'000} ? 1 : 0;
+      EXPECT_EQ(called, frames);
+    }
+  }
 }
 
 TEST(EquivalenceGpu, AGpuBoundLoopIsTheSameInBoth) {

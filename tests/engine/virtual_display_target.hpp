@@ -2,6 +2,7 @@
 // the manual clock: acquiring blocks as its swapchain does, so planned presents are held
 // and frames queue, exactly as in pacer::simulate. Given a GPU cost, the GPU's queue is the
 // simulator's too (pacer/gpu_queue.hpp): fences at acquire, wait_drawn, GPU times reported.
+// Given a present call's cost, the call takes that time as the simulator's does.
 //
 //   engine::ManualClock clock;
 //   VirtualDisplayTarget target{clock, pacer::parse_display("fifo:60").value()};
@@ -17,9 +18,11 @@
 class VirtualDisplayTarget final : public engine::FrameTarget {
  public:
   using GpuCost = std::function<pacer::Nanos(std::int64_t frame)>;
+  /// `present_call`: the CPU time of each present call (SimCosts::present), empty for none.
   VirtualDisplayTarget(engine::ManualClock& clock, const pacer::DisplaySpec& spec, GpuCost gpu = {},
-                       int frames_in_flight = 2)
-      : clock_{clock}, display_{spec}, gpu_cost_{std::move(gpu)}, gpu_{frames_in_flight} {}
+                       int frames_in_flight = 2, GpuCost present_call = {})
+      : clock_{clock}, display_{spec}, gpu_cost_{std::move(gpu)}, call_cost_{std::move(present_call)},
+        offscreen_{spec.mode == pacer::PresentMode::offscreen}, gpu_{frames_in_flight} {}
   bool acquire() override {
     clock_.set(gpu_.acquire(display_.acquire(clock_.now())));
     return true;
@@ -30,7 +33,10 @@ class VirtualDisplayTarget final : public engine::FrameTarget {
   }
   void wait_drawn() override { clock_.set(gpu_.ready(clock_.now())); }
   pacer::PresentResult present(std::int64_t frame) override {
-    const pacer::Presented p = display_.present(frame, gpu_.ready(clock_.now()));
+    // The call takes its time; the frame is queued when it returns (offscreen: done when issued).
+    const pacer::Nanos issued = clock_.now();
+    if (call_cost_) clock_.advance(call_cost_(frame));
+    const pacer::Presented p = display_.present(frame, gpu_.ready(offscreen_ ? issued : clock_.now()));
     return {p.display, p.replaced};
   }
   pacer::TimingSource timing_source() const override { return pacer::TimingSource::virtual_time; }
@@ -41,6 +47,8 @@ class VirtualDisplayTarget final : public engine::FrameTarget {
   engine::ManualClock& clock_;
   pacer::DisplayModel display_;
   GpuCost gpu_cost_;
+  GpuCost call_cost_;
+  bool offscreen_;
   pacer::GpuQueue gpu_;
   std::int64_t drawn_ = 0;  ///< frames drawn: the next one's number
 };
