@@ -3,6 +3,7 @@
 // a run being that run again.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 

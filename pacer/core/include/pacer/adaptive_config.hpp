@@ -330,12 +330,12 @@ struct AdaptiveConfig {
   /// present is issued ahead of its planned display by the median of the last
   /// present_call_history present calls (none on one call alone, the shortest until
   /// estimate_outlier_after are known: a first present can take ten times the rest), and
-  /// the frame starts that much earlier: a call
-  /// that takes time no longer makes every frame late by it (its lateness piled up as lag
-  /// and pushed the cadence: a 1 ms call on immediate:60 ran 56.6 fps with a p99 animation
-  /// error of 11.5 ms). Not offscreen, where a frame is done when issued (fit_to_display).
-  /// No tuned number: the median is the call's expected time. false: the old rule, presents
-  /// issued at their planned display (docs/pacing.md, "Present calls on a free display").
+  /// the frame starts that much earlier: a call that takes time no longer makes every frame
+  /// late by it (its lateness piled up as lag and pushed the cadence: a 1 ms call on
+  /// immediate ran 56.6 fps with a p99 animation error of 11.5 ms). Not offscreen, where a
+  /// frame is done when issued (fit_to_display). No tuned number: the median is the call's
+  /// expected time. false: the old rule, presents issued at their planned display
+  /// (docs/pacing.md, "Present calls on a free display").
   bool present_call_lead = true;
   int present_call_history = 32;
   /// Misses are counted over this many recent frames; misses_to_widen of them widen.
