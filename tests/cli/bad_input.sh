@@ -181,6 +181,11 @@ t 2 $S "--replay takes the costs from the log: drop --present-load" --replay goo
 t 2 $S "load spec 'bogus:1': unknown kind 'bogus'" --present-load bogus:1
 ok $S --present-load constant:1 --display immediate --frames 10 --quiet
 ok $S --replay good_log.csv --display immediate:60 --quiet
+# Its settings come from the sidecar (LOG.meta.json) where there is one: a bad value names it.
+cp good_log.csv side.csv
+printf '{\n  "policy": "adaptive",\n  "config": {\n    "step_ms": "40.000000",\n    "display": "fifo:0"\n  }\n}\n' > side.meta.json
+t 2 $S "--replay: sidecar 'side.meta.json': display 'fifo:0' is not one pacer-sim takes; give the flag instead" --replay side.csv
+ok $S --replay side.csv --display immediate:60 --quiet
 ok $S --frames 3 --quiet --frames 1e1 --seed 9223372036854775807 --render-ms 10000
 
 R=pacer-report

@@ -9,7 +9,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -40,6 +43,7 @@ struct Options {
   std::optional<std::int64_t> warmup;
   std::string trace;
   std::string replay;  ///< a native log whose measured costs are replayed
+  std::string sidecar;  ///< the replayed log's sidecar, where its settings came from
   double trace_scale = 1.0;
   bool min_interval_given = false;
   std::string render_load, update_load, gpu_time, present_load;  ///< load profile specs
@@ -62,6 +66,7 @@ constexpr double kMaxMs = 10'000;
 constexpr double kMaxVirtualMs = 100.0 * 365.25 * 24 * 3600 * 1000;
 
 void finish(Options& o);
+void from_sidecar(Options& o, const std::function<bool(const char*)>& given);
 
 /// Parses the flag table (CLI11, engine/cli.hpp). Returns -1 to go on, else the exit code
 /// (0 after --help/--version, 2 after a usage error, printed on one line).
@@ -179,11 +184,67 @@ int parse(int argc, char** argv, Options& o) {
   if (o.compare.empty() && fpcli::same_file(o.log, o.trace))
     return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(o.log) + "' is also the --load-trace file");
   try {
+    if (replay->count() > 0) {
+      const auto given = [&app](const char* flag) { return app.get_option(flag)->count() > 0; };
+      from_sidecar(o, given);
+    }
     finish(o);
   } catch (const UsageError& e) {
     return fpcli::usage_error("pacer-sim", e.message);
   }
   return -1;
+}
+
+/// A string value `"key": "value"` of a sidecar (the engine writes every config value as a
+/// string); nullopt where the key is absent.
+std::optional<std::string> sidecar_text(const std::string& json, const std::string& key) {
+  const std::string open = "\"" + key + "\": \"";
+  const auto at = json.find(open);
+  if (at == std::string::npos) return std::nullopt;
+  const auto begin = at + open.size();
+  const auto end = json.find('"', begin);
+  if (end == std::string::npos) return std::nullopt;
+  return json.substr(begin, end - begin);
+}
+
+/// --replay: the run's own policy, display, step, step cap and waiter from the log's sidecar
+/// (LOG.meta.json, docs/log-format.md) where there is one, unless given as flags.
+void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
+  const std::string path = std::filesystem::path{o.replay}.replace_extension(".meta.json").string();
+  std::ifstream in{path};
+  if (!in) return;
+  const std::string json{std::istreambuf_iterator<char>{in}, {}};
+  const auto bad = [&](const std::string& key, const std::string& value) {
+    return UsageError{"--replay: sidecar '" + fpcli::printable(path) + "': " + key + " '" + fpcli::printable(value) +
+                      "' is not one pacer-sim takes; give the flag instead"};
+  };
+  const auto number = [&](const std::string& key, const std::string& value, double lo, double hi) {
+    char* end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(v >= lo && v <= hi)) throw bad(key, value);
+    return v;
+  };
+  if (const auto v = sidecar_text(json, "policy"); v && !given("--policy") && o.compare.empty()) {
+    if (!pacer::is_policy_name(*v)) throw bad("policy", *v);
+    o.policy = *v;
+  }
+  if (const auto v = sidecar_text(json, "display"); v && !given("--display")) {
+    const auto spec = pacer::parse_display(*v);
+    if (!spec) throw bad("display", *v);
+    o.display = *spec;
+  }
+  if (const auto v = sidecar_text(json, "step_ms"); v && !given("--step-ms"))
+    o.config.sim.step = pacer::from_ms(number("step_ms", *v, 0.001, kMaxMs));
+  if (const auto v = sidecar_text(json, "max_steps_per_frame"); v && !given("--max-steps"))
+    o.config.sim.max_steps_per_frame = static_cast<int>(number("max_steps_per_frame", *v, 1, 10'000));
+  if (const auto v = sidecar_text(json, "initial_interval_ms"); v && !given("--interval-ms"))
+    o.interval_ms = number("initial_interval_ms", *v, 0.01, kMaxMs);
+  if (const auto v = sidecar_text(json, "waiter"); v && !given("--waiter")) {
+    const auto kind = pacer::parse_waiter(*v);
+    if (!kind) throw bad("waiter", *v);
+    o.waiter = *kind;
+  }
+  o.sidecar = path;
 }
 
 /// The checks that span flags, and the config the flags imply.
@@ -372,8 +433,9 @@ int main(int argc, char** argv) {
   if (o.timeline) std::printf("%s\n", pacer::format_timeline(results.front().run.timeline).c_str());
   if (o.quiet || o.timeline) return 0;
   if (!o.replay.empty())
-    std::printf("replay of %s: its render, present-call and update costs; display times %s\n",
-                fpcli::printable(o.replay).c_str(), sim.display_times ? "heard" : "not heard (the log has none)");
+    std::printf("replay of %s: its render, present-call and update costs; display times %s%s%s\n",
+                fpcli::printable(o.replay).c_str(), sim.display_times ? "heard" : "not heard (the log has none)",
+                o.sidecar.empty() ? "" : "; settings not given as flags from ", fpcli::printable(o.sidecar).c_str());
   if (o.compare.empty()) {
     print_summary(results.front(), results.front().run.end);
     return 0;
