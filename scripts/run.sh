@@ -7,13 +7,15 @@
 #   out/<policy>.trace.json  a Chrome/Perfetto trace of every frame of that run
 #   out/report.html          the runs side by side: verdict table, charts (tools/pacer-report)
 #   out/summary.json         the summaries of all runs
-# then prints the metrics side by side. Extra arguments go to every run, e.g.
+#   out/<policy>.replay.csv  the same run replayed in virtual time on its measured costs
+#                            (pacer-sim --replay: what the simulator says the loop does)
+# then prints the metrics side by side, and each run beside its replay. Extra arguments go to every run, e.g.
 # scripts/run.sh --duration 10; FP_POLICIES="adaptive flipcode" scripts/run.sh picks the policies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh all
 cmake -S . -B build-run -DFRAMEPACER_BUILD_TESTS=OFF -DFRAMEPACER_BUILD_BENCH=OFF >/dev/null
-cmake --build build-run -j2 --target load_sweep pacer-report >/dev/null
+cmake --build build-run -j2 --target load_sweep pacer-report pacer-sim >/dev/null
 read -r -a policies <<<"${FP_POLICIES:-adaptive accumulator-capped accumulator flipcode}"
 mkdir -p out
 # The single-run names of earlier versions of this job: gone, so out/ holds one job's results.
@@ -40,4 +42,14 @@ for policy in "${policies[@]}"; do
   logs+=("out/$policy.csv")
 done
 build-run/tools/pacer-report/pacer-report "${logs[@]}" --html out/report.html --json out/summary.json "${report_refresh[@]}"
-echo "wrote ${logs[*]} (each with .meta.json and .trace.json), out/report.html, out/summary.json"
+# Each run replayed in virtual time on the costs it measured, its settings from its sidecar
+# (docs/pacing.md, "Replaying a real run"): the real loop should do what the simulator does.
+# Exact where nothing blocks an acquire (the immediate presents under Xvfb); on a FIFO
+# display the real render time already holds the wait for an image.
+echo "== each run beside its replay in virtual time (pacer-sim --replay)"
+for policy in "${policies[@]}"; do
+  build-run/tools/pacer-sim/pacer-sim --replay "out/$policy.csv" --log "out/$policy.replay.csv" --quiet
+  build-run/tools/pacer-report/pacer-report "out/$policy.csv" "out/$policy.replay.csv" |
+    grep -E '^(metric|average fps|\|animation error\| p99|stutters  |busy)'
+done
+echo "wrote ${logs[*]} (each with .meta.json, .trace.json and .replay.csv), out/report.html, out/summary.json"

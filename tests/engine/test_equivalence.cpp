@@ -108,6 +108,19 @@ pacer::SimRun expect_same_log(std::string_view policy, const pacer::PolicyConfig
   return sim;
 }
 
+/// expect_same_log for `policy` on `display` ("none" or a pacer-sim display spec) as
+/// fit_to_display sets it up, with the precise waiter.
+pacer::SimRun same_log_on(std::string_view policy, const std::string& display,
+                          const std::function<pacer::SimCosts()>& costs) {
+  pacer::SimOptions options;
+  if (display != "none") options.display = pacer::parse_display(display).value();
+  options.waiter = pacer::WaiterKind::precise;
+  options.seed = 11;
+  pacer::PolicyConfig cfg;
+  pacer::fit_to_display(cfg, options.display);
+  return expect_same_log(policy, cfg, options, costs, frames);
+}
+
 using Case = std::tuple<std::string_view, std::string, pacer::WaiterKind>;
 
 class Equivalence : public ::testing::TestWithParam<Case> {};
@@ -189,13 +202,7 @@ TEST(EquivalencePresentCall, APresentCallThatTakesTimeIsTheSameInBoth) {
   for (const std::string display : {"immediate", "immediate:60", "vrr:48-144", "fifo:60", "offscreen"}) {
     for (const std::string_view policy : {"adaptive", "accumulator-capped", "swappy"}) {
       SCOPED_TRACE(display + " " + std::string{policy});
-      pacer::SimOptions options;
-      options.display = pacer::parse_display(display).value();
-      options.waiter = pacer::WaiterKind::precise;
-      options.seed = 11;
-      pacer::PolicyConfig cfg;
-      pacer::fit_to_display(cfg, options.display);
-      const pacer::SimRun sim = expect_same_log(policy, cfg, options, costs, frames);
+      const pacer::SimRun sim = same_log_on(policy, display, costs);
       if (HasFailure()) return;
       std::int64_t called = 0;
       for (const auto& r : sim.records) called += r.present - r.present_issued >= Nanos{200'000} ? 1 : 0;
@@ -218,13 +225,7 @@ TEST(EquivalenceGpu, AGpuBoundLoopIsTheSameInBoth) {
   for (const std::string display : {"none", "fifo:144", "immediate:60", "vrr:48-144"}) {
     for (const std::string_view policy : {"adaptive", "flipcode", "accumulator-capped"}) {
       SCOPED_TRACE(display + " " + std::string{policy});
-      pacer::SimOptions options;
-      if (display != "none") options.display = pacer::parse_display(display).value();
-      options.waiter = pacer::WaiterKind::precise;
-      options.seed = 11;
-      pacer::PolicyConfig cfg;
-      pacer::fit_to_display(cfg, options.display);
-      const pacer::SimRun sim = expect_same_log(policy, cfg, options, costs, frames);
+      const pacer::SimRun sim = same_log_on(policy, display, costs);
       if (HasFailure()) return;
       std::int64_t timed = 0, fenced = 0;
       for (const auto& r : sim.records) {
