@@ -58,12 +58,19 @@ report=build/tools/pacer-report/pacer-report
 IFS=, read -r -a policy_list <<<"$policies"
 table="$out/table.md"
 {
-  echo "| workload | policy | fps real / replay / comparison | p99 anim ms real / replay / comparison | stutters real / replay / comparison | dropped ms real / replay / comparison |"
-  echo "|---|---|---|---|---|---|"
+  echo "| workload | policy | fps real / replay / comparison | p99 anim ms real / replay / comparison | stutters real / replay / comparison | latency p50 ms real / replay / comparison | dropped ms real / replay / comparison |"
+  echo "|---|---|---|---|---|---|---|"
 } >"$table"
 failed=0
 # metric LOG ROW: the value of pacer-report's row ROW (after the 60-frame warm-up) for LOG.
 metric() { "$report" --warmup 60 "$1" | grep -E "^$2 " | awk '{print $NF}'; }
+# latency LOG: p50 (nearest rank) of shown - cpu_start after the warm-up, as the comparison
+# reads it (shown: display_ms, else present_ms).
+latency() {
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+           NR > 61 { s = $h["display_ms"] != "NA" ? $h["display_ms"] : $h["present_ms"]; print s - $h["cpu_start_ms"] }' "$1" |
+    sort -g | awk '{ v[NR] = $1 } END { i = int((NR * 50 + 99) / 100); if (i < 1) i = 1; printf "%.1f", v[i] }'
+}
 for trace in $traces; do
   [ -f "traces/$trace" ] || { echo "real_compare.sh: no trace 'traces/$trace'" >&2; exit 2; }
   name=${trace%.csv}
@@ -80,13 +87,14 @@ for trace in $traces; do
     fi
     "$sim" --replay "$log" --log "$out/${name}_$p.replay.csv" --warmup 60 --quiet
     row=$(awk -F, -v w="$name" -v s="$scale" -v p="$p" \
-      '$1 == w && $3 == s && $4 == "immediate" && $5 == p { printf "%.1f %.3f %d %.1f", $6, $7, $9, $13 }' docs/results.csv)
-    read -r c_fps c_anim c_stut c_drop <<<"${row:-NA NA NA NA}"
+      '$1 == w && $3 == s && $4 == "immediate" && $5 == p { printf "%.1f %.3f %d %.1f %.1f", $6, $7, $9, $12, $13 }' docs/results.csv)
+    read -r c_fps c_anim c_stut c_lat c_drop <<<"${row:-NA NA NA NA NA}"
     r_fps=$(metric "$log" "average fps") s_fps=$(metric "$out/${name}_$p.replay.csv" "average fps")
     r_anim=$(metric "$log" "\\|animation error\\| p99") s_anim=$(metric "$out/${name}_$p.replay.csv" "\\|animation error\\| p99")
     r_stut=$(metric "$log" "stutters") s_stut=$(metric "$out/${name}_$p.replay.csv" "stutters")
+    r_lat=$(latency "$log") s_lat=$(latency "$out/${name}_$p.replay.csv")
     r_drop=$(metric "$log" "dropped") s_drop=$(metric "$out/${name}_$p.replay.csv" "dropped")
-    echo "| $name x$scale | $p | $r_fps / $s_fps / $c_fps | $r_anim / $s_anim / $c_anim | $r_stut / $s_stut / $c_stut | $r_drop / $s_drop / $c_drop |" >>"$table"
+    echo "| $name x$scale | $p | $r_fps / $s_fps / $c_fps | $r_anim / $s_anim / $c_anim | $r_stut / $s_stut / $c_stut | $r_lat / $s_lat / $c_lat | $r_drop / $s_drop / $c_drop |" >>"$table"
   done
 done
 cat "$table"
