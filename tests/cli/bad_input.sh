@@ -186,6 +186,9 @@ cp good_log.csv side.csv
 printf '{\n  "policy": "adaptive",\n  "config": {\n    "step_ms": "40.000000",\n    "display": "fifo:0"\n  }\n}\n' > side.meta.json
 t 2 $S "--replay: sidecar 'side.meta.json': display 'fifo:0' is not one pacer-sim takes; give the flag instead" --replay side.csv
 ok $S --replay side.csv --display immediate:60 --quiet
+cp good_log.csv threaded.csv
+printf '{\n  "config": {\n    "render_thread": "true"\n  }\n}\n' > threaded.meta.json
+t 2 $S "--replay: 'threaded.csv' is a --render-thread run (its sidecar says so)" --replay threaded.csv
 ok $S --frames 3 --quiet --frames 1e1 --seed 9223372036854775807 --render-ms 10000
 
 R=pacer-report

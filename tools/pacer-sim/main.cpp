@@ -214,6 +214,11 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
   std::ifstream in{path};
   if (!in) return;
   const std::string json{std::istreambuf_iterator<char>{in}, {}};
+  // A render thread's log holds the simulation thread's part of each frame (docs/render-thread.md):
+  // the simulator has no render thread to replay the rest on.
+  if (sidecar_text(json, "render_thread") == "true")
+    throw UsageError{"--replay: '" + fpcli::printable(o.replay) + "' is a --render-thread run (its sidecar says so); "
+                     "the simulator has no render thread to replay it on"};
   const auto bad = [&](const std::string& key, const std::string& value) {
     return UsageError{"--replay: sidecar '" + fpcli::printable(path) + "': " + key + " '" + fpcli::printable(value) +
                       "' is not one pacer-sim takes; give the flag instead"};
