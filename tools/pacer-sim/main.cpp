@@ -207,7 +207,7 @@ std::optional<std::string> sidecar_text(const std::string& json, const std::stri
   return json.substr(begin, end - begin);
 }
 
-/// --replay: the run's own policy, display, step, step cap and waiter from the log's sidecar
+/// --replay: the run's own policy, display, step, step cap, interval and waiter from the log's sidecar
 /// (LOG.meta.json, docs/log-format.md) where there is one, unless given as flags.
 void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
   const std::string path = std::filesystem::path{o.replay}.replace_extension(".meta.json").string();
