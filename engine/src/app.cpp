@@ -297,8 +297,8 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     display.images = static_cast<int>(gpu->image_count());
     pacer::fit_to_display(pacing, display);
     // Immediate with no refresh rate, and offscreen: the pacer learns the display from the presents.
-    target.report_immediate_presents((display.mode == pacer::PresentMode::immediate && refresh_hz <= 0) ||
-                                     display.mode == pacer::PresentMode::offscreen);
+    target.report_shown_when_presented((display.mode == pacer::PresentMode::immediate && refresh_hz <= 0) ||
+                                       display.mode == pacer::PresentMode::offscreen);
     log->info().config.emplace_back("display", pacer::to_string(display));
     if (refresh_hz > 0)
       lg->info("display {} ({} swapchain images): intervals of whole refresh periods, frames start up to {} "

@@ -37,10 +37,10 @@ pacer::PresentResult VulkanTarget::present(std::int64_t frame) {
   const pacer::Nanos issued = clock_.now();
   const std::uint64_t id = gpu_.present();
   if (watching_ && id != 0) to_watch_.emplace_back(frame, id);
-  // Immediate with no present wait (report_immediate_presents): shown when presented, once
+  // Immediate with no present wait (report_shown_when_presented): shown when presented, once
   // the call has queued it (its return); offscreen: done when issued. The simulator's model
   // of both (pacer/simulator.hpp: a present call's time comes before an immediate display).
-  if (report_immediate_ && !watching_) {
+  if (report_presented_ && !watching_) {
     if (!window_) return {issued, std::nullopt};
     if (gpu_.present_mode() == renderer::PresentMode::immediate) return {clock_.now(), std::nullopt};
   }

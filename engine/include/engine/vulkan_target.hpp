@@ -9,7 +9,7 @@
 // (timing_source present_wait). Polling on the loop's thread keeps the swapchain,
 // which recreation replaces, out of reach of any other thread. Where the queue has
 // timestamps, the GPU time of each frame is handed over the same way (ms_gpu), once the
-// renderer has read it after the frame's fence signalled. With report_immediate_presents
+// renderer has read it after the frame's fence signalled. With report_shown_when_presented
 // and no present wait, an immediate present is shown when it is made (no vblank to wait
 // for; the simulator's immediate display has it so): present() returns the time its call
 // returned as the display time, so the pacer learns the display as in virtual time.
@@ -52,12 +52,16 @@ class VulkanTarget final : public FrameTarget {
   bool reports_gpu() const override;
   void drain_gpu(const std::function<void(std::int64_t, pacer::Nanos)>& sink) override;
   void notify_resized();
-  /// Without present wait, report when each immediate present's call returned as its display
-  /// time (offscreen: every present's issue time). The engine turns it on where no refresh rate is known: the
-  /// pacer then leaves the seed's rules for its display-aware mode after the first frame, as
-  /// pacer-sim --display immediate (offscreen) does (with a refresh rate it plans on that
-  /// grid from the start).
-  void report_immediate_presents(bool on) { report_immediate_ = on; }
+  /// Without present wait, report a frame as shown when presented: an immediate present when
+  /// its call returned, offscreen every present at its issue time. The engine turns it on
+  /// where no refresh rate is known: the pacer then leaves the seed's rules for its
+  /// display-aware mode after the first frame, as pacer-sim --display immediate (offscreen)
+  /// does (with a refresh rate it plans on that grid from the start).
+  void report_shown_when_presented(bool on) { report_presented_ = on; }
+  /// The name before 2026-11-27 (it covered offscreen presents too).
+  [[deprecated("use report_shown_when_presented")]] void report_immediate_presents(bool on) {
+    report_shown_when_presented(on);
+  }
 
  private:
   renderer::Renderer& gpu_;
@@ -66,7 +70,7 @@ class VulkanTarget final : public FrameTarget {
   std::vector<renderer::Circle> circles_;
 
   bool watching_ = false;
-  bool report_immediate_ = false;
+  bool report_presented_ = false;  ///< report_shown_when_presented
   std::deque<std::pair<std::int64_t, std::uint64_t>> to_watch_;  ///< (frame, present id), oldest first
   std::deque<std::pair<std::uint64_t, std::int64_t>> drawn_;     ///< (renderer draw serial, frame), oldest first
 };
