@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "pacer/exports.hpp"  // run_metadata_path, run_metadata_value
 #include "pacer/log_reader.hpp"
 #include "pacer/log_writer.hpp"
 #include "pacer/stats.hpp"  // percentile
@@ -123,19 +124,17 @@ Row native_row(const pacer::NativeLog& log, std::size_t warmup, double period_ms
 
 /// A number of the sidecar's "measured" object ("NAME": VALUE), if the file has it.
 std::optional<double> sidecar_number(const std::string& json, const std::string& name) {
-  const std::string key = "\"" + name + "\": ";
-  const auto at = json.find(key);
-  if (at == std::string::npos) return std::nullopt;
-  const char* begin = json.c_str() + at + key.size();
+  const auto text = pacer::run_metadata_value(json, name);
+  if (!text) return std::nullopt;
   char* end = nullptr;
-  const double v = std::strtod(begin, &end);
-  if (end == begin || !std::isfinite(v)) return std::nullopt;
+  const double v = std::strtod(text->c_str(), &end);
+  if (end == text->c_str() || !std::isfinite(v)) return std::nullopt;
   return v;
 }
 
 /// The spin share of a native log's row from its sidecar (LOG.meta.json), where there is one.
 void add_spin_share(Row& row, const std::string& log_path) {
-  std::ifstream in{std::filesystem::path{log_path}.replace_extension(".meta.json")};
+  std::ifstream in{pacer::run_metadata_path(log_path)};
   if (!in || !row.wait) return;
   const std::string json{std::istreambuf_iterator<char>{in}, {}};
   const auto spin = sidecar_number(json, "waiter_spin_ms");

@@ -238,7 +238,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
                    {"render", o.no_interpolation ? "current" : o.extrapolate ? "extrapolate" : "interpolate"}};
     // run.csv -> run.meta.json (the sidecar beside the log)
     const std::string meta_path =
-        o.log_path.empty() ? std::string{} : std::filesystem::path{o.log_path}.replace_extension(".meta.json").string();
+        o.log_path.empty() ? std::string{} : pacer::run_metadata_path(o.log_path);
     check_output_paths(o, meta_path);
     log.emplace(o, std::move(info), meta_path);
     status.emplace(o.quiet);

@@ -139,6 +139,30 @@ std::vector<FrameRecord> fifo_records(int frames) {
 
 }  // namespace
 
+TEST(Exports, RunMetadataIsReadBackBesideItsLog) {
+  // The sidecar's name, and its values as written: what pacer-sim --replay and the
+  // real-loop report read back.
+  EXPECT_EQ(run_metadata_path("out/run.csv"), "out/run.meta.json");
+  EXPECT_EQ(run_metadata_path("run"), "run.meta.json");
+  RunInfo info;
+  info.policy = "adaptive";
+  info.config = {{"step_ms", "40.000000"}, {"display", "immediate:60"}, {"note", "say \"hi\" \\ bye"}};
+  info.measured = {{"waiter_spin_ms", 1715.25}};
+  Summary summary;
+  summary.average_fps = 59.5;
+  std::ostringstream out;
+  write_run_metadata(out, info, &summary);
+  const std::string json = out.str();
+  EXPECT_EQ(run_metadata_value(json, "policy"), "adaptive");
+  EXPECT_EQ(run_metadata_value(json, "step_ms"), "40.000000");
+  EXPECT_EQ(run_metadata_value(json, "display"), "immediate:60");
+  EXPECT_EQ(run_metadata_value(json, "note"), "say \"hi\" \\ bye");
+  EXPECT_EQ(run_metadata_value(json, "waiter_spin_ms"), "1715.250000");
+  EXPECT_EQ(run_metadata_value(json, "average_fps"), "59.500000");
+  EXPECT_EQ(run_metadata_value(json, "absent"), std::nullopt);
+  EXPECT_EQ(run_metadata_value("{\"cut\": \"no end", "cut"), std::nullopt);
+}
+
 TEST(Exports, PresentMonRowsGiveBackThePresentAndDisplayTimes) {
   // Read the export back the way CapFrameX does: the running sum of msBetweenPresents,
   // TimeInSeconds, and msUntilDisplayed give every frame's present and display time

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -20,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pacer/exports.hpp"
 #include "pacer/log_reader.hpp"
 #include "pacer/log_writer.hpp"
 #include "pacer/policies.hpp"
@@ -195,28 +195,16 @@ int parse(int argc, char** argv, Options& o) {
   return -1;
 }
 
-/// A string value `"key": "value"` of a sidecar (the engine writes every config value as a
-/// string); nullopt where the key is absent.
-std::optional<std::string> sidecar_text(const std::string& json, const std::string& key) {
-  const std::string open = "\"" + key + "\": \"";
-  const auto at = json.find(open);
-  if (at == std::string::npos) return std::nullopt;
-  const auto begin = at + open.size();
-  const auto end = json.find('"', begin);
-  if (end == std::string::npos) return std::nullopt;
-  return json.substr(begin, end - begin);
-}
-
 /// --replay: the run's own policy, display, step, step cap, interval and waiter from the log's sidecar
 /// (LOG.meta.json, docs/log-format.md) where there is one, unless given as flags.
 void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
-  const std::string path = std::filesystem::path{o.replay}.replace_extension(".meta.json").string();
+  const std::string path = pacer::run_metadata_path(o.replay);
   std::ifstream in{path};
   if (!in) return;
   const std::string json{std::istreambuf_iterator<char>{in}, {}};
   // A render thread's log holds the simulation thread's part of each frame (docs/render-thread.md):
   // the simulator has no render thread to replay the rest on.
-  if (sidecar_text(json, "render_thread") == "true")
+  if (pacer::run_metadata_value(json, "render_thread") == "true")
     throw UsageError{"--replay: '" + fpcli::printable(o.replay) + "' is a --render-thread run (its sidecar says so); "
                      "the simulator has no render thread to replay it on"};
   const auto bad = [&](const std::string& key, const std::string& value) {
@@ -229,22 +217,22 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
     if (value.empty() || *end != '\0' || !(v >= lo && v <= hi)) throw bad(key, value);
     return v;
   };
-  if (const auto v = sidecar_text(json, "policy"); v && !given("--policy") && o.compare.empty()) {
+  if (const auto v = pacer::run_metadata_value(json, "policy"); v && !given("--policy") && o.compare.empty()) {
     if (!pacer::is_policy_name(*v)) throw bad("policy", *v);
     o.policy = *v;
   }
-  if (const auto v = sidecar_text(json, "display"); v && !given("--display")) {
+  if (const auto v = pacer::run_metadata_value(json, "display"); v && !given("--display")) {
     const auto spec = pacer::parse_display(*v);
     if (!spec) throw bad("display", *v);
     o.display = *spec;
   }
-  if (const auto v = sidecar_text(json, "step_ms"); v && !given("--step-ms"))
+  if (const auto v = pacer::run_metadata_value(json, "step_ms"); v && !given("--step-ms"))
     o.config.sim.step = pacer::from_ms(number("step_ms", *v, 0.001, kMaxMs));
-  if (const auto v = sidecar_text(json, "max_steps_per_frame"); v && !given("--max-steps"))
+  if (const auto v = pacer::run_metadata_value(json, "max_steps_per_frame"); v && !given("--max-steps"))
     o.config.sim.max_steps_per_frame = static_cast<int>(number("max_steps_per_frame", *v, 1, 10'000));
-  if (const auto v = sidecar_text(json, "initial_interval_ms"); v && !given("--interval-ms"))
+  if (const auto v = pacer::run_metadata_value(json, "initial_interval_ms"); v && !given("--interval-ms"))
     o.interval_ms = number("initial_interval_ms", *v, 0.01, kMaxMs);
-  if (const auto v = sidecar_text(json, "waiter"); v && !given("--waiter")) {
+  if (const auto v = pacer::run_metadata_value(json, "waiter"); v && !given("--waiter")) {
     const auto kind = pacer::parse_waiter(*v);
     if (!kind) throw bad("waiter", *v);
     o.waiter = *kind;

@@ -1,6 +1,7 @@
 #include "pacer/exports.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 
 #include "pacer/log_writer.hpp"
@@ -251,6 +252,30 @@ void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* s
     out << "\n  }";
   }
   out << "\n}\n";
+}
+
+std::string run_metadata_path(std::string_view log_path) {
+  return std::filesystem::path{log_path}.replace_extension(".meta.json").string();
+}
+
+std::optional<std::string> run_metadata_value(std::string_view json, std::string_view key) {
+  const std::string name = "\"" + std::string{key} + "\": ";
+  const auto at = json.find(name);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::size_t i = at + name.size();
+  std::string value;
+  if (i < json.size() && json[i] == '"') {
+    for (++i; i < json.size() && json[i] != '"'; ++i) {
+      // \" and \\; any other escape (json_string's \uXXXX for a control character, which no
+      // config value holds) keeps its letters without the backslash.
+      if (json[i] == '\\' && i + 1 < json.size()) ++i;
+      value += json[i];
+    }
+    if (i >= json.size()) return std::nullopt;  // no closing quote: cut short
+    return value;
+  }
+  for (; i < json.size() && json[i] != ',' && json[i] != '\n' && json[i] != '}'; ++i) value += json[i];
+  return value;
 }
 
 }  // namespace pacer

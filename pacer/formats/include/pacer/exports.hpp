@@ -6,6 +6,10 @@
 //   mangohud    MangoHud's CSV: system-info header, its values, then the frame columns
 // plus a Chrome/Perfetto trace (trace-event JSON) and a sidecar JSON of run metadata.
 //
+//   std::ifstream in{pacer::run_metadata_path("run.csv")};        // run.meta.json
+//   const std::string json{std::istreambuf_iterator<char>{in}, {}};
+//   std::optional<std::string> step = pacer::run_metadata_value(json, "step_ms");
+//
 //   pacer::RunInfo info{.application = "bouncing_balls", .policy = "adaptive"};
 //   auto sink = pacer::make_log_sink(pacer::LogFormat::presentmon, file, info);
 //   sink->write(record);  ...  sink->finish();
@@ -77,6 +81,14 @@ class ChromeTraceWriter final : public FrameLogSink {
 /// {"application": ..., "policy": ..., ..., "config": {...}, "summary": {...}}; the summary
 /// (the metrics of pacer/stats.hpp) only when given.
 void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* summary = nullptr);
+
+/// The sidecar of a log: run.csv -> run.meta.json (the file write_run_metadata fills).
+std::string run_metadata_path(std::string_view log_path);
+
+/// Reads back one value of a sidecar write_run_metadata wrote: the first `"key": value`, a
+/// string's quotes removed and its \" and \\ unescaped, a number as written; nullopt where
+/// the key is absent.
+std::optional<std::string> run_metadata_value(std::string_view json, std::string_view key);
 
 /// A JSON string literal with escaping: control characters as \uXXXX, bytes that are not
 /// UTF-8 as \ufffd, so any input gives valid JSON.
