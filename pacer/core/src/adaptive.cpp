@@ -10,6 +10,7 @@ namespace pacer {
 
 using detail::percentile_index;
 using detail::push_ring;
+using detail::median_in_place;
 using detail::second_largest;
 
 std::string_view to_string(AdaptivePolicy::Transition t) {
@@ -386,12 +387,9 @@ double AdaptivePolicy::noise_sigma() const {
   if (cadence_ != Cadence::free || config_.vrr_noise_sigmas <= 0 || busy_ring_.size() < 2) return 0.0;
   std::vector<Nanos>& v = noise_scratch_;  // reused: no allocation per frame
   v.assign(busy_ring_.begin(), busy_ring_.end());
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  const Nanos median = *mid;
+  const Nanos median = median_in_place(v);
   for (Nanos& b : v) b = b > median ? b - median : median - b;
-  std::nth_element(v.begin(), mid, v.end());
-  return 1.4826 * static_cast<double>(mid->count());
+  return 1.4826 * static_cast<double>(median_in_place(v).count());
 }
 
 Nanos AdaptivePolicy::noise_margin(std::size_t n, double sigma) const {
@@ -758,15 +756,17 @@ void AdaptivePolicy::observe_frame(std::int64_t /*frame*/, Nanos busy) {
   post_lead_ = config_.present_margin + second_largest(post_work_, static_cast<std::size_t>(config_.estimate_outlier_after));
   if (config_.present_call_lead) {
     push_ring(calls_, calls_next_, static_cast<std::size_t>(config_.present_call_history), frame_.present_call);
-    // The median once estimate_outlier_after calls are known; before, the shortest, and no
-    // lead on one call alone (a first present's call, setting up the swapchain, can take
-    // ten times the rest's).
-    call_scratch_.assign(calls_.begin(), calls_.end());
-    if (call_scratch_.size() < 2) call_scratch_.assign(1, Nanos::zero());
-    const bool few = call_scratch_.size() < static_cast<std::size_t>(std::max(config_.estimate_outlier_after, 1));
-    const auto at = call_scratch_.begin() + static_cast<std::ptrdiff_t>(few ? 0 : call_scratch_.size() / 2);
-    std::nth_element(call_scratch_.begin(), at, call_scratch_.end());
-    call_lead_ = *at;
+    // No lead on one call alone, the shortest until estimate_outlier_after calls are known,
+    // then the median (a first present's call, setting up the swapchain, can take ten times
+    // the rest's).
+    if (calls_.size() < 2) {
+      call_lead_ = Nanos::zero();
+    } else if (calls_.size() < static_cast<std::size_t>(std::max(config_.estimate_outlier_after, 1))) {
+      call_lead_ = *std::min_element(calls_.begin(), calls_.end());
+    } else {
+      call_scratch_.assign(calls_.begin(), calls_.end());
+      call_lead_ = median_in_place(call_scratch_);
+    }
   }
   const auto window = static_cast<std::size_t>(std::max(config_.shrink_window, 1));
   push_ring(busy_ring_, busy_next_, window, busy);

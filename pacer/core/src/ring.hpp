@@ -35,6 +35,14 @@ inline Nanos second_largest(const std::vector<Nanos>& values, std::size_t min_co
   return values.size() >= min_count ? second : worst;
 }
 
+/// The median of `values` (the upper one of an even count), reordering them; 0 for none.
+inline Nanos median_in_place(std::vector<Nanos>& values) {
+  if (values.empty()) return Nanos::zero();
+  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  return *mid;
+}
+
 /// The index of the pct-th percentile (nearest rank, clamped to [1, n]) among n > 0 sorted
 /// values.
 inline std::size_t percentile_index(double pct, std::size_t n) {
