@@ -22,7 +22,7 @@ class VirtualDisplayTarget final : public engine::FrameTarget {
   VirtualDisplayTarget(engine::ManualClock& clock, const pacer::DisplaySpec& spec, GpuCost gpu = {},
                        int frames_in_flight = 2, GpuCost present_call = {})
       : clock_{clock}, display_{spec}, gpu_cost_{std::move(gpu)}, call_cost_{std::move(present_call)},
-        offscreen_{spec.mode == pacer::PresentMode::offscreen}, gpu_{frames_in_flight} {}
+        shown_at_issue_{spec.shown_at_issue()}, gpu_{frames_in_flight} {}
   bool acquire() override {
     clock_.set(gpu_.acquire(display_.acquire(clock_.now())));
     return true;
@@ -36,7 +36,7 @@ class VirtualDisplayTarget final : public engine::FrameTarget {
     // The call takes its time; the frame is queued when it returns (offscreen: done when issued).
     const pacer::Nanos issued = clock_.now();
     if (call_cost_) clock_.advance(call_cost_(frame));
-    const pacer::Presented p = display_.present(frame, gpu_.ready(offscreen_ ? issued : clock_.now()));
+    const pacer::Presented p = display_.present(frame, gpu_.ready(shown_at_issue_ ? issued : clock_.now()));
     return {p.display, p.replaced};
   }
   pacer::TimingSource timing_source() const override { return pacer::TimingSource::virtual_time; }
@@ -48,7 +48,7 @@ class VirtualDisplayTarget final : public engine::FrameTarget {
   pacer::DisplayModel display_;
   GpuCost gpu_cost_;
   GpuCost call_cost_;
-  bool offscreen_;
+  bool shown_at_issue_;  ///< DisplaySpec::shown_at_issue
   pacer::GpuQueue gpu_;
   std::int64_t drawn_ = 0;  ///< frames drawn: the next one's number
 };

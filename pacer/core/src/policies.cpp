@@ -35,7 +35,7 @@ void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display) {
         std::min(std::max(cfg.adaptive.min_interval, kAssumedRefreshPeriod), cfg.adaptive.max_interval);
 
   // A frame offscreen is done when its present is issued: nothing to issue ahead of.
-  cfg.adaptive.present_call_lead = display.mode != PresentMode::offscreen;
+  cfg.adaptive.present_call_lead = !display.shown_at_issue();
   // Offscreen (no monitor) has no such cap: adaptive's own min_interval bounds the rate.
   // The peers pace on a refresh: the display's grid (fifo, mailbox, immediate:HZ), a VRR
   // panel's fastest refresh, else (none, immediate, offscreen) 60 Hz.

@@ -27,7 +27,7 @@ class SimHost final : public FrameHost {
   SimHost(Pacer& pacer, const SimCosts& costs, const SimOptions& options, SimRun& run)
       : pacer_{pacer}, costs_{costs}, display_{sim_display(options)}, waiter_{options.waiter, options.seed},
         run_{run}, timeline_{options.timeline}, display_times_{options.display_times},
-        offscreen_{options.display.mode == PresentMode::offscreen}, now_{options.start}, gpu_{options.frames_in_flight} {}
+        shown_at_issue_{options.display.shown_at_issue()}, now_{options.start}, gpu_{options.frames_in_flight} {}
 
   Nanos now() override { return now_; }
   bool acquire() override {
@@ -53,7 +53,7 @@ class SimHost final : public FrameHost {
     const Nanos issued = now_;
     if (costs_.present) now_ += costs_.present(frame_);
     // The presentation engine shows a frame once its GPU work is done.
-    const Presented p = display_.present(frame, gpu_.ready(offscreen_ ? issued : now_));
+    const Presented p = display_.present(frame, gpu_.ready(shown_at_issue_ ? issued : now_));
     if (p.replaced) ++run_.replaced;
     ++frame_;
     if (!display_times_) return {};  // the loop hears of neither the display nor a replacement
@@ -81,7 +81,7 @@ class SimHost final : public FrameHost {
   SimRun& run_;
   bool timeline_;
   bool display_times_;  ///< SimOptions::display_times
-  bool offscreen_;      ///< shown when issued
+  bool shown_at_issue_;  ///< DisplaySpec::shown_at_issue
   Nanos now_;
   std::int64_t frame_ = 0;    ///< frames rendered so far
   std::int64_t updates_ = 0;  ///< updates run so far (the update cost's index)

@@ -56,6 +56,9 @@ struct DisplaySpec {
   }
   /// true when a present is shown at a vblank (fifo, mailbox), not when it is made.
   bool latches() const { return mode == PresentMode::fifo || mode == PresentMode::mailbox; }
+  /// true when a frame is done as its present is issued (offscreen: nothing to show it), not
+  /// when the present call returns (an immediate or VRR display queues it then).
+  bool shown_at_issue() const { return mode == PresentMode::offscreen; }
   /// The true refresh period.
   Nanos true_period() const { return actual_period > Nanos::zero() ? actual_period : period; }
 };
