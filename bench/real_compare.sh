@@ -62,8 +62,14 @@ table="$out/table.md"
   echo "|---|---|---|---|---|---|---|"
 } >"$table"
 failed=0
-# metric LOG ROW: the value of pacer-report's row ROW (after the 60-frame warm-up) for LOG.
-metric() { "$report" --warmup 60 "$1" | grep -E "^$2 " | awk '{print $NF}'; }
+# cells LOG: "fps p99-anim stutters latency-p50 dropped" of LOG after the 60-frame warm-up, from
+# one pacer-report table and latency below.
+cells() {
+  local text
+  text=$("$report" --warmup 60 "$1")
+  value_of() { grep -E "^$1 " <<<"$text" | awk '{print $NF}'; }
+  echo "$(value_of "average fps") $(value_of "\\|animation error\\| p99") $(value_of stutters) $(latency "$1") $(value_of dropped)"
+}
 # latency LOG: p50 (nearest rank) of shown - cpu_start after the warm-up, as the comparison
 # reads it (shown: display_ms, else present_ms).
 latency() {
@@ -89,11 +95,8 @@ for trace in $traces; do
     row=$(awk -F, -v w="$name" -v s="$scale" -v p="$p" \
       '$1 == w && $3 == s && $4 == "immediate" && $5 == p { printf "%.1f %.3f %d %.1f %.1f", $6, $7, $9, $12, $13 }' docs/results.csv)
     read -r c_fps c_anim c_stut c_lat c_drop <<<"${row:-NA NA NA NA NA}"
-    r_fps=$(metric "$log" "average fps") s_fps=$(metric "$out/${name}_$p.replay.csv" "average fps")
-    r_anim=$(metric "$log" "\\|animation error\\| p99") s_anim=$(metric "$out/${name}_$p.replay.csv" "\\|animation error\\| p99")
-    r_stut=$(metric "$log" "stutters") s_stut=$(metric "$out/${name}_$p.replay.csv" "stutters")
-    r_lat=$(latency "$log") s_lat=$(latency "$out/${name}_$p.replay.csv")
-    r_drop=$(metric "$log" "dropped") s_drop=$(metric "$out/${name}_$p.replay.csv" "dropped")
+    read -r r_fps r_anim r_stut r_lat r_drop <<<"$(cells "$log")"
+    read -r s_fps s_anim s_stut s_lat s_drop <<<"$(cells "$out/${name}_$p.replay.csv")"
     echo "| $name x$scale | $p | $r_fps / $s_fps / $c_fps | $r_anim / $s_anim / $c_anim | $r_stut / $s_stut / $c_stut | $r_lat / $s_lat / $c_lat | $r_drop / $s_drop / $c_drop |" >>"$table"
   done
 done
