@@ -252,11 +252,12 @@ TEST(VulkanSample, AnImmediatePresentIsShownWhenMadeAndPlannedOn) {
     ASSERT_NE(rows[i][planned], "NA") << "frame " << rows[i][0];
     if (rows[i][source] != "cpu") continue;  // a driver with present wait reports its own times
     ASSERT_NE(rows[i][display], "NA") << "frame " << rows[i][0];
-    // Read inside the present once its call returned, just before the loop reads that return.
+    // Read inside the present once its call returned, just before the loop reads that return:
+    // between the two clock reads that bracket the call. How close to the return it lies is a
+    // wall-clock timing (it failed once on a busy machine at 0.5 ms), which no test asserts.
     const double shown = std::stod(rows[i][display]);
     EXPECT_GE(shown, std::stod(rows[i][issued])) << "frame " << rows[i][0];
     EXPECT_LE(shown, std::stod(rows[i][returned])) << "frame " << rows[i][0];
-    EXPECT_LT(std::stod(rows[i][returned]) - shown, 0.5) << "frame " << rows[i][0];
   }
 }
 
@@ -350,10 +351,11 @@ TEST(LoadSweep, OffscreenIsShownWhenPresented) {
   ASSERT_EQ(rows[0][19], "present_planned_ms");
   ASSERT_EQ(rows[0][20], "present_issued_ms");
   for (std::size_t i = 1; i < rows.size(); ++i) {
-    // Read inside the present, just after the loop read its own issue time.
-    const double shown_after_issue = std::stod(rows[i][11]) - std::stod(rows[i][20]);
-    EXPECT_GE(shown_after_issue, 0.0) << "frame " << rows[i][0];
-    EXPECT_LT(shown_after_issue, 0.5) << "frame " << rows[i][0];
+    // Read inside the present, just after the loop read its own issue time and before the
+    // call returned (how soon after is a wall-clock timing, which no test asserts).
+    const double shown = std::stod(rows[i][11]);
+    EXPECT_GE(shown, std::stod(rows[i][20])) << "frame " << rows[i][0];
+    EXPECT_LE(shown, std::stod(rows[i][column(rows[0], "present_ms")])) << "frame " << rows[i][0];
     // adaptive left the seed's rules after frame 0's display: its presents are planned.
     if (i >= 3) {
       EXPECT_NE(rows[i][19], "NA") << "frame " << rows[i][0];
