@@ -261,6 +261,24 @@ TEST(VulkanSample, AnImmediatePresentIsShownWhenMadeAndPlannedOn) {
   }
 }
 
+TEST(VulkanSample, AFifoRunsLogReplaysWhateverItKnewOfTheRate) {
+  // The sidecar names the display the pacer was told: under Xvfb the monitor reports no
+  // refresh rate, and a FIFO of unknown rate was written "fifo:inf", which pacer-sim --replay
+  // refused. Now "fifo" (or "fifo:HZ" where the monitor reports one), read back as it was.
+  const std::string csv = own_file("fifo_replay", ".csv");
+  const std::string sim = own_file("fifo_replay_sim", ".csv");
+  const RunResult r = run("--frames 60 --quiet --present-mode fifo --log " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream meta{csv.substr(0, csv.size() - 4) + ".meta.json"};
+  const std::string sidecar{std::istreambuf_iterator<char>{meta}, {}};
+  const auto display = nlohmann::json::parse(sidecar).at("config").at("display").get<std::string>();
+  EXPECT_TRUE(display == "fifo" || display.rfind("fifo:", 0) == 0) << display;
+  EXPECT_EQ(display.find("inf"), std::string::npos) << display;
+  const RunResult replay = run_command(std::string{FP_PACER_SIM} + " --replay " + csv + " --log " + sim + " --quiet 2>&1");
+  ASSERT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_EQ(read_csv(sim).size(), read_csv(csv).size());
+}
+
 TEST(VulkanSample, ImmediateWithValidation) { expect_clean_run("immediate"); }
 TEST(VulkanSample, FifoWithValidation) { expect_clean_run("fifo"); }
 TEST(VulkanSample, MailboxWithValidation) { expect_clean_run("mailbox"); }

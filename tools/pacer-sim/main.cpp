@@ -108,7 +108,8 @@ int parse(int argc, char** argv, Options& o) {
           ""));
   app.add_option_function<std::string>(
          "--display", [&o](const std::string& text) { o.display = *pacer::parse_display(text); },
-         "none (default), offscreen, fifo:HZ, mailbox:HZ, immediate, immediate:HZ, vrr:MIN-MAX; honest clocks: "
+         "none (default), offscreen, fifo:HZ, mailbox:HZ, immediate, immediate:HZ, vrr:MIN-MAX, fifo or mailbox "
+         "with no rate (one nobody knows, as under Xvfb: shown when presented); honest clocks: "
          "fifo:60@59.94,drift=100ppm,jitter=50us (HZ 1 to 10000, drift at most 100000ppm, jitter at most 1s)")
       ->type_name("SPEC")
       ->check(CLI::Validator(

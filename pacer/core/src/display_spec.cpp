@@ -73,6 +73,13 @@ std::optional<DisplaySpec> parse_display(std::string_view text) {
     spec.mode = kind == "none" ? PresentMode::none : kind == "offscreen" ? PresentMode::offscreen : PresentMode::immediate;
     return spec;
   }
+  // A FIFO or mailbox whose refresh is not known (the engine's, when the monitor reports no
+  // rate, as under Xvfb): no vblank grid, so no '@', drift or jitter either.
+  if ((kind == "fifo" || kind == "mailbox") && colon == std::string_view::npos) {
+    if (at != std::string_view::npos || comma != std::string_view::npos) return std::nullopt;
+    spec.mode = kind == "fifo" ? PresentMode::fifo : PresentMode::mailbox;
+    return spec;
+  }
   if (kind == "fifo" || kind == "mailbox" || kind == "immediate") {
     const auto hz = parse_hz(arg);
     if (!hz) return std::nullopt;
@@ -123,8 +130,14 @@ std::string to_string(const DisplaySpec& spec) {
       if (spec.period <= Nanos::zero()) return "immediate";
       out = "immediate:" + hz_text(spec.period);
       break;
-    case PresentMode::fifo: out = "fifo:" + hz_text(spec.period); break;
-    case PresentMode::mailbox: out = "mailbox:" + hz_text(spec.period); break;
+    case PresentMode::fifo:
+      if (spec.period <= Nanos::zero()) return "fifo";  // no rate known (was written "fifo:inf")
+      out = "fifo:" + hz_text(spec.period);
+      break;
+    case PresentMode::mailbox:
+      if (spec.period <= Nanos::zero()) return "mailbox";
+      out = "mailbox:" + hz_text(spec.period);
+      break;
     case PresentMode::vrr: return "vrr:" + hz_text(spec.max_period) + "-" + hz_text(spec.period);
   }
   if (spec.actual_period > Nanos::zero() && spec.actual_period != spec.period) {

@@ -29,7 +29,10 @@ enum class PresentMode { none, fifo, mailbox, immediate, vrr, offscreen };
 
 struct DisplaySpec {
   PresentMode mode = PresentMode::none;  ///< none: no display, display times unknown; offscreen: shown when presented
-  /// Refresh period (fifo, mailbox) or the shortest refresh period (vrr: 1/MAX).
+  /// Refresh period (fifo, mailbox) or the shortest refresh period (vrr: 1/MAX). 0 on fifo
+  /// or mailbox: a rate nobody knows (written "fifo", "mailbox"; the engine's when the
+  /// monitor reports none, as under Xvfb): no grid to plan on, and the simulator's display
+  /// shows such a frame when it is presented.
   Nanos period{0};
   /// vrr: the longest refresh period (1/MIN); the panel refreshes on its own after it.
   Nanos max_period{0};
