@@ -9,7 +9,8 @@
 //
 // --help and --version print on stdout and exit 0; a usage error is one line on stderr,
 // "PROGRAM: WHY", exit 2. Every number has a range; out of range, not finite (nan, inf,
-// 1e308) or not a number is "PROGRAM: --FLAG: 1e9 is out of range [0, 10000]".
+// 1e308) or not a number is "PROGRAM: --FLAG: 1e9 is out of range [0, 10000]". A file-size
+// limit is a write error, not a kill (setup ignores SIGXFSZ).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -17,6 +18,7 @@
 #include "pacer/policies.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -133,7 +135,12 @@ inline CLI::Validator one_of(std::vector<std::string> choices) {
 }
 
 /// The conventions: --version, the last of a repeated flag wins, a terse usage line.
+/// Also ignores SIGXFSZ for the process: past a file-size limit (`ulimit -f`) a write then
+/// fails with EFBIG, which every output reports as its error ("writing 'run.csv' failed: File
+/// too large", exit 1, the file cut back to its last whole row), where the signal's default
+/// killed the program with a torn row and an empty sidecar.
 inline void setup(CLI::App& app, const std::string& version) {
+  std::signal(SIGXFSZ, SIG_IGN);
   app.set_version_flag("--version", app.get_name() + " " + version);
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.allow_extras();  // unknown flags: our own one-line message below
