@@ -13,6 +13,7 @@
 //     }
 //   };
 //
+// (tests/docs/example_scene_hpp.cpp builds this example as it is written here.)
 // Per frame the loop calls, in this order (docs/host-loop.md):
 //   on_input(e) for each event since the last frame -> update(dt, frame) -> render_frame(frame, out)
 //   (its default calls render(frame.alpha, out)) -> present -> fixed_update(step) x the
@@ -38,6 +39,7 @@
 #include <vector>
 
 #include "engine/input.hpp"
+#include "pacer/interpolation.hpp"  // pacer::Interpolated, pacer::Vec2: a scene's state, as in the example
 #include "pacer/pacer.hpp"
 #include "pacer/time.hpp"
 

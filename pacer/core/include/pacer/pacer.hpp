@@ -4,13 +4,13 @@
 // the pacer never reads a clock, sleeps or logs. One real-time loop (engine/)
 // and one virtual-time simulator (pacer/simulator.hpp) drive any policy.
 //
-//   auto pacer = pacer::make_pacer("adaptive", {});
+//   auto pacer = pacer::make_pacer("adaptive", {});  // pacer/policies.hpp
 //   for (;;) {
 //     pacer::FramePlan plan = pacer->begin_frame(now());
 //     render(plan.alpha);                       // lerp(previous, current, alpha)
 //     pacer->end_render(now());                 // may widen the interval; work ends here
-//     if (plan.present_at > now()) { Nanos t = now(); wait_until(plan.present_at); pacer->hold_present(t, now()); }
-//     Nanos issued = now(); present(); pacer->set_presentation(issued, now(), std::nullopt, pacer::TimingSource::cpu);
+//     if (plan.present_at > now()) { pacer::Nanos t = now(); wait_until(plan.present_at); pacer->hold_present(t, now()); }
+//     pacer::Nanos issued = now(); present(); pacer->set_presentation(issued, now(), std::nullopt, pacer::TimingSource::cpu);
 //     if (auto done = pacer->take_record()) log(*done);   // the previous frame, complete
 //     for (bool more = true; more;) {
 //       pacer::Action act = pacer->next(now());
@@ -23,6 +23,7 @@
 //     if (new_step) pacer->set_step(*new_step); // between frames: a new fixed step, the state kept
 //   }
 //
+// (tests/docs/example_pacer_hpp.cpp runs this example as it is written here.)
 // pacer::FrameDriver (pacer/frame_driver.hpp) runs exactly this order for a loop that
 // implements pacer::FrameHost; the engine's loop and the simulator both use it.
 //
