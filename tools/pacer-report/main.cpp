@@ -9,10 +9,13 @@
 //
 // Exit 0 on success; 2 on a usage error or a malformed/unreadable log (one line naming
 // file, line and column; also a log that changed between the two reads, the --html file then
-// removed); 1 when an output cannot be written.
+// removed); 1 when an output cannot be written, with its cause. Outputs are checked before any
+// log is read or anything printed: an unwritable one fails at once.
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -27,6 +30,13 @@
 namespace {
 
 int usage_error(const std::string& message) { return fpcli::usage_error("pacer-report", message); }
+
+/// "pacer-report: cannot write 'PATH': CAUSE" on stderr (errno read at the failure); returns 1.
+int cannot_write(const std::string& path, int error) {
+  std::fprintf(stderr, "pacer-report: cannot write '%s': %s\n", fpcli::printable(path).c_str(),
+               error != 0 ? std::strerror(error) : "write failed");
+  return 1;
+}
 
 }  // namespace
 
@@ -56,12 +66,31 @@ int main(int argc, char** argv) {
   }
   if (paths.empty()) return usage_error("no log given (see --help)");
 
+  // Each output opened before any log is read, for appending (an existing file keeps its
+  // contents until the report replaces it); one this check created is removed again when the
+  // run fails before writing it.
+  std::vector<std::string> created;
+  const auto fail = [&created](int code) {
+    std::error_code ignored;
+    for (const auto& path : created) std::filesystem::remove(path, ignored);
+    return code;
+  };
+  for (const std::string* output : {&html, &json}) {
+    if (output->empty()) continue;
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(*output, ec);
+    errno = 0;
+    std::ofstream probe{*output, std::ios::app};
+    if (!probe) return fail(cannot_write(*output, errno));
+    if (!existed) created.push_back(*output);
+  }
+
   // First pass: each log streamed once for its summary, frame count and time range; the
   // HTML report's charts stream it again (replay below). No log is held in memory.
   std::vector<tools::ReportLog> report;
   for (const auto& path : paths) {
     std::ifstream in{path};
-    if (!in) return usage_error("cannot read '" + path + "'");
+    if (!in) return fail(usage_error("cannot read '" + path + "'"));
     try {
       pacer::NativeLogReader reader{in, path};
       tools::ReportLogBuilder builder{path, warmup};
@@ -69,7 +98,7 @@ int main(int argc, char** argv) {
       for (const auto& w : reader.warnings()) std::fprintf(stderr, "pacer-report: warning: %s\n", w.c_str());
       report.push_back(builder.result());
     } catch (const pacer::LogParseError& e) {
-      return usage_error(e.what());
+      return fail(usage_error(e.what()));
     }
   }
 
@@ -94,6 +123,7 @@ int main(int argc, char** argv) {
       pacer::FrameRecord r;
       for (std::int64_t n = 0; n < report[i].frames && reader.next(r); ++n) sink(r);
     };
+    errno = 0;
     std::ofstream out{html};
     try {
       if (out) tools::write_html_report(out, report, refresh_hz, replay);
@@ -101,15 +131,13 @@ int main(int argc, char** argv) {
       out.close();
       std::error_code ignored;
       std::filesystem::remove(html, ignored);
-      return usage_error(e.what());
+      return fail(usage_error(e.what()));
     }
-    if (!out || !out.flush()) {
-      std::fprintf(stderr, "pacer-report: cannot write '%s'\n", html.c_str());
-      return 1;
-    }
+    if (!out || !out.flush()) return cannot_write(html, errno);
     std::printf("wrote %s\n", html.c_str());
   }
   if (!json.empty()) {
+    errno = 0;
     std::ofstream out{json};
     if (out) {
       out << "[\n";
@@ -123,10 +151,7 @@ int main(int argc, char** argv) {
       }
       out << "]\n";
     }
-    if (!out || !out.flush()) {
-      std::fprintf(stderr, "pacer-report: cannot write '%s'\n", json.c_str());
-      return 1;
-    }
+    if (!out || !out.flush()) return cannot_write(json, errno);
   }
   return 0;
 }
