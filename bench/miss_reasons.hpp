@@ -88,9 +88,8 @@ inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64
   f.top_ahead = static_cast<std::int64_t>(ahead.size());
   f.top_late_median_ms = median_of(late);
   f.top_ahead_median_ms = median_of(ahead);
-  const double run_per_frame = summary.duration_ms / static_cast<double>(summary.frames);
-  f.busy_ms = summary.busy_share * run_per_frame;
-  f.wait_ms = summary.wait_share * run_per_frame;
+  f.busy_ms = summary.busy_share * summary.interval_mean_ms;  // the mean per frame
+  f.wait_ms = summary.wait_share * summary.interval_mean_ms;
   f.interval_ms = summary.interval_mean_ms;
   return f;
 }

@@ -43,8 +43,9 @@ TEST(Stats, IntervalsAnimationErrorAndLateness) {
   // Lateness 0, 0.1, 0.2, 0.3, 0.4 ms: nearest-rank p50 = 0.2.
   EXPECT_NEAR(s.lateness_p50_ms, 0.2, 1e-12);
   EXPECT_NEAR(s.lateness_p99_ms, 0.4, 1e-12);
-  // Busy: 5 renders of 2 ms over 80 ms.
-  EXPECT_DOUBLE_EQ(s.busy_share, 10.0 / 80.0);
+  // Busy: a render of 2 ms per frame over a mean interval of 20 ms (5 frames' work, 4
+  // intervals: not 10 ms over 80).
+  EXPECT_DOUBLE_EQ(s.busy_share, 2.0 / 20.0);
 }
 
 TEST(Stats, StutterIsAnIntervalOverTwoAndAHalfTimesTheMovingAverage) {

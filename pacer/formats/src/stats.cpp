@@ -147,8 +147,12 @@ Summary SummaryBuilder::result() const {
   const auto n = intervals_.count();
   if (s.duration_ms > 0) {
     s.average_fps = static_cast<double>(n) * 1000.0 / s.duration_ms;
-    s.busy_share = busy_ms_ / s.duration_ms;
-    s.wait_share = wait_ms_ / s.duration_ms;
+    // Per frame over per interval: every frame's work counts, and the run's first frame has
+    // no interval before it (busy_ms_ / duration_ms put 3 frames' work over 2 intervals: a
+    // 3-frame run was 50% busy and 59% waiting).
+    const double per_interval = static_cast<double>(n) / static_cast<double>(s.frames);
+    s.busy_share = busy_ms_ * per_interval / s.duration_ms;
+    s.wait_share = wait_ms_ * per_interval / s.duration_ms;
     s.interval_changes_per_min = static_cast<double>(s.interval_changes) * 60'000.0 / s.duration_ms;
   }
   if (n > 0) {

@@ -46,7 +46,7 @@ struct Summary {
   double stutter_time_pct = 0;    ///< time in stuttering intervals, % of the run
   double p1_fps = 0, p01_fps = 0;  ///< 1% / 0.1% percentile fps (99th / 99.9th percentile frame time)
   double low1_fps = 0, low01_fps = 0;  ///< 1% / 0.1% low: average fps of the slowest 1% / 0.1% of frames
-  double busy_share = 0, wait_share = 0;   ///< (render + update) / run time; wait / run time
+  double busy_share = 0, wait_share = 0;   ///< mean (render + update) per frame / mean frame interval; the same for wait
   std::int64_t interval_changes = 0;
   double interval_changes_per_min = 0;
   std::int64_t sim_steps = 0;
