@@ -1,5 +1,8 @@
+// header: pacer/core/include/pacer/pacer.hpp
+// links: framepacer::pacer
+// run: yes
 // The usage example at the top of pacer/pacer.hpp, word for word between the two marks
-// (ctest docs_pacer_hpp_example checks the header still quotes it), built with only the
+// (ctest docs_example_pacer_hpp checks the header still quotes it), built with only the
 // headers it names and run for 120 frames on a virtual clock.
 #include <cstdio>
 #include <optional>

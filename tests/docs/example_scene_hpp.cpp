@@ -1,5 +1,8 @@
+// header: engine/include/engine/scene.hpp
+// links: framepacer::engine_core
+// run: yes
 // The first usage example of engine/scene.hpp, word for word between the two marks (ctest
-// docs_scene_hpp_example checks the header still quotes it), built with that header alone
+// docs_example_scene_hpp checks the header still quotes it), built with that header alone
 // and stepped by hand: a second of fixed updates moves the ball 200 pixels.
 #include <cstdio>
 
