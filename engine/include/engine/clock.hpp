@@ -1,5 +1,6 @@
 // engine/clock.hpp - where "now" comes from. The loop is the only place that reads it.
 //
+//   using namespace std::chrono_literals;      // 16ms
 //   engine::SteadyClock clock;                 // real time, zero at construction
 //   pacer::Nanos t = clock.now();              // ns since the run start
 //   engine::ManualClock fake;  fake.advance(16ms);   // tests: time moves only when told

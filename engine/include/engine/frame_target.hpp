@@ -2,7 +2,7 @@
 // nothing at all (loop tests, pure CPU benchmarks).
 //
 //   engine::NullTarget target;                   // accepts every frame, shows none
-//   engine::Loop loop{clock, waiter, target, scene};
+//   engine::Loop loop{clock, waiter, target, scene};  // engine/loop.hpp
 #pragma once
 
 #include <cstdint>

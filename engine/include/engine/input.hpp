@@ -4,6 +4,7 @@
 // engine::Loop::push_input. The loop hands them to Scene::on_input at the next frame,
 // in order, before the frame's variable update.
 //
+//   // an engine::Scene (engine/scene.hpp) that keeps the engine::Loop* attached() gives it (engine/loop.hpp)
 //   void on_input(const engine::InputEvent& e) override {
 //     if (e.kind == engine::InputEvent::Kind::key && e.pressed() && e.key == engine::keys::space) loop_->pause();
 //   }

@@ -3,6 +3,7 @@
 // spdlog, made on first use with its own pattern, on stdout), or through a logger the host
 // hands it.
 //
+//   // with spdlog/spdlog.h: this header only declares spdlog::logger
 //   engine::logger()->info("loaded {} levels", n);          // [12:00:01.123] [info] loaded 3 levels
 //   engine::set_logger(spdlog::get("my_game"));             // the engine logs through the game's logger
 #pragma once

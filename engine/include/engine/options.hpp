@@ -2,7 +2,7 @@
 //
 //   engine::Cli cli{"bouncing_balls", "Balls bouncing at a slow logic rate."};
 //   int balls = 500;
-//   cli.add_int("--balls", "N", "number of balls", balls);
+//   cli.add_int("--balls", "N", "number of balls", balls, 1, 200'000);
 //   engine::Options opt;
 //   if (int code = cli.parse(argc, argv, opt); code >= 0) return code;  // --help, --version, usage error (2)
 #pragma once

@@ -4,8 +4,8 @@
 // only turns frame records into a list of shapes the target draws over the scene.
 //
 //   engine::Overlay overlay;
-//   loop.on_record = [&](const pacer::FrameRecord& r) { overlay.add(r); };
-//   loop.on_presented = [&](const pacer::FramePlan&) { overlay.build(pacer->interval()); };
+//   loop.on_record = [&](const pacer::FrameRecord& r) { overlay.add(r); };  // loop: engine/loop.hpp
+//   loop.on_presented = [&](const pacer::FramePlan&) { overlay.build(loop.pacer()->interval()); };
 //   loop.set_overlay(&overlay.shapes());  // nullptr hides it (F3 / O, --overlay)
 #pragma once
 

@@ -4,7 +4,7 @@
 // run); the numbers are pacer::summarize() (pacer/stats.hpp) over exactly those records,
 // recomputed when asked after new records arrived.
 //
-//   const engine::RollingStats& s = loop.stats();          // the loop feeds it every record
+//   const engine::RollingStats& s = loop.stats();          // the loop feeds it every record (engine/loop.hpp)
 //   ui.text("{:.1f} fps, p99 {:.2f} ms, {} stutters", s.fps(), s.p99_frame_ms(), s.stutters());
 #pragma once
 

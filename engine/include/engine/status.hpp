@@ -1,7 +1,7 @@
 // engine/status.hpp - the once-a-second status line and the end-of-run summary.
 //
-//   engine::StatusReporter status{clock};
-//   loop.on_record = [&](const pacer::FrameRecord& r) { status.add(r); };
+//   engine::StatusReporter status{/*quiet=*/false};
+//   loop.on_record = [&](const pacer::FrameRecord& r) { status.add(r); };  // loop: engine/loop.hpp
 //   // status.add() logs "fps 60.0 | interval 16.67 ms | p99 frame 17.1 ms | ..." each second
 //
 // Memory is bounded however long the run: the status line summarizes the current second

@@ -16,8 +16,8 @@
 // Offscreen (no window) every present is reported with it on, at its issue time (the
 // simulator's offscreen display).
 //
-//   engine::VulkanTarget target{renderer, window, clock};
-//   engine::Loop loop{clock, waiter, target, scene};
+//   engine::VulkanTarget target{renderer, window, clock};  // a renderer::Renderer (renderer/renderer.hpp), a GLFWwindow* or nullptr
+//   engine::Loop loop{clock, waiter, target, scene};       // engine/loop.hpp
 #pragma once
 
 #include <deque>

@@ -6,10 +6,11 @@
 // machine needs, and one preempted sleep does not inflate it. On Linux it also lowers the thread's timer slack to 1 ns (the default
 // 50 us slack is the largest part of a short sleep's error).
 //
+//   using namespace std::chrono_literals;      // 5ms
 //   engine::SteadyClock clock;
 //   engine::PreciseWaiter waiter{clock};
 //   waiter.wait_until(clock.now() + 5ms);      // returns within microseconds of the deadline
-//   waiter.stats().spin                        // how much of the waiting was spinning
+//   pacer::Nanos spun = waiter.stats().spin;   // how much of the waiting was spinning
 #pragma once
 
 #include <array>

@@ -4,7 +4,7 @@
 // renderer's, or a game's own (glfwCreateWindowSurface(instance, window.handle(), ...)).
 //
 //   engine::Window window{"my game", 1280, 720};
-//   loop.poll = [&] {
+//   loop.poll = [&] {                    // loop: an engine::Loop (engine/loop.hpp)
 //     for (const engine::InputEvent& e : window.poll()) loop.push_input(e);
 //     return !window.should_close();
 //   };

@@ -5,10 +5,13 @@
 // frame begins and when it is presented; the renderer only says whether a frame can be drawn
 // now and, where the driver supports VK_KHR_present_wait, when a present became visible.
 //
-//   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+//   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);   // GLFW/glfw3.h
 //   GLFWwindow* window = glfwCreateWindow(1280, 720, "demo", nullptr, nullptr);
 //   auto gpu = renderer::Renderer::create({.present_mode = renderer::PresentMode::mailbox}, window);
-//   glfwSetFramebufferSizeCallback(window, ...);    // -> gpu->notify_resized()
+//   glfwSetWindowUserPointer(window, gpu.get());
+//   glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) {
+//     static_cast<renderer::Renderer*>(glfwGetWindowUserPointer(w))->notify_resized();
+//   });
 //   while (!glfwWindowShouldClose(window)) {
 //     glfwPollEvents();
 //     if (!gpu->begin_frame()) {                     // minimized or swapchain recreated
@@ -17,6 +20,7 @@
 //     }
 //     gpu->draw(circles, 0x202020ffu);
 //     const std::uint64_t id = gpu->present();       // 0 unless has_present_wait()
+//     if (id != 0) gpu->wait_for_present(id, std::chrono::milliseconds{100});  // optional: until it is shown
 //   }
 //
 // Threading: one thread uses a Renderer. Function pointers come from volk's global tables,

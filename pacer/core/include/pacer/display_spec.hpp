@@ -8,7 +8,7 @@
 //
 //   pacer::DisplaySpec spec = pacer::parse_display("fifo:60").value();
 //   spec.images = 3;                                    // the swapchain's image count
-//   pacer::PolicyConfig cfg;  pacer::fit_to_display(cfg, spec);
+//   pacer::PolicyConfig cfg;  pacer::fit_to_display(cfg, spec);  // pacer/policies.hpp
 //   std::string text = pacer::to_string(spec);          // "fifo:60"
 #pragma once
 

@@ -14,10 +14,10 @@
 // been presented),
 // and never before the next frame's present (a mailbox may still replace it).
 //
-//   struct MyHost final : pacer::FrameHost { ... };         // clock, acquire, render, present, update, wait
+//   // MyHost: the loop's pacer::FrameHost (its clock, acquire, render, present, update, wait)
 //   MyHost host;
 //   pacer::FrameDriver driver{host, [&](const pacer::FrameRecord& r) { log.write(r); }};
-//   auto pacer = pacer::make_pacer("adaptive", cfg);
+//   auto pacer = pacer::make_pacer("adaptive", cfg);        // pacer/policies.hpp
 //   driver.use(*pacer);
 //   for (int i = 0; i < 600; ++i) {
 //     if (!driver.render_frame()) break;                    // false: the host gave up (window closed)

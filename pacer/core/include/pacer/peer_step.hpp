@@ -3,11 +3,11 @@
 // accumulator read once per frame, updates while a whole step is owed within the shared
 // step cap (FixedStepConfig::max_steps_per_frame), the render interpolated one step behind.
 //
-//   detail::PeerStep sim{config};               // validated FixedStepConfig
-//   sim.start(now);                              // the first frame
-//   detail::PeerNote note = sim.read(now);       // once per frame, before the updates
+//   pacer::detail::PeerStep sim{config};            // validated FixedStepConfig
+//   sim.start(now);                                 // the first frame
+//   pacer::detail::PeerNote note = sim.read(now);   // once per frame, before the updates
 //   while (auto step = sim.step(note)) update(*step);   // note: events, dropped debt
-//   sim.fill(plan);                              // alpha and animation time of the render
+//   sim.fill(plan);                                 // alpha and animation time of the render
 #pragma once
 
 #include <optional>

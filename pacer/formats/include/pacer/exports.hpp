@@ -10,9 +10,9 @@
 //   const std::string json{std::istreambuf_iterator<char>{in}, {}};
 //   std::optional<std::string> step = pacer::run_metadata_value(json, "step_ms");
 //
-//   pacer::RunInfo info{.application = "bouncing_balls", .policy = "adaptive"};
+//   pacer::RunInfo info;  info.application = "bouncing_balls";  info.policy = "adaptive";
 //   auto sink = pacer::make_log_sink(pacer::LogFormat::presentmon, file, info);
-//   sink->write(record);  ...  sink->finish();
+//   sink->write(record);  /* ... */  sink->finish();
 #pragma once
 
 #include <cstdint>

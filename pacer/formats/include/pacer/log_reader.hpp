@@ -2,7 +2,7 @@
 //
 //   std::ifstream in{"run.csv"};
 //   pacer::NativeLog log = pacer::read_native_log(in, "run.csv");   // throws LogParseError
-//   pacer::Summary s = pacer::summarize(log.records);
+//   pacer::Summary s = pacer::summarize(log.records);              // pacer/stats.hpp
 //
 // Streaming, in memory that does not grow with the log (one row at a time):
 //

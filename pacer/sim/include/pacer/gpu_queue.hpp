@@ -9,8 +9,8 @@
 //
 //   pacer::GpuQueue gpu{2};
 //   now = gpu.acquire(now);                 // the slot's fence
-//   const Nanos done = gpu.submit(frame, now, 9'770'000ns);
-//   gpu.poll(now, [](std::int64_t frame, Nanos t) { /* reported */ });
+//   const pacer::Nanos done = gpu.submit(frame, now, 9'770'000ns);
+//   gpu.poll(now, [&](std::int64_t f, pacer::Nanos t) { report(f, t); });   // once each, in order
 #pragma once
 
 #include <cstdint>

@@ -15,7 +15,7 @@
 // Nothing sleeps, so tests and comparisons are exact and repeatable.
 //
 //   pacer::SimCosts costs = pacer::SimCosts::fixed(3ms, 1ms);
-//   pacer::SimRun run = pacer::simulate(*pacer, costs, 3);
+//   pacer::SimRun run = pacer::simulate(*pacer, costs, 3);   // *pacer: pacer/policies.hpp
 //   std::string tl = pacer::format_timeline(run.timeline);   // "R0 U5 U10 ... R32"
 //
 //   pacer::SimOptions opt;

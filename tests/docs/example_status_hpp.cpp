@@ -1,0 +1,36 @@
+// header: engine/include/engine/status.hpp
+// links: framepacer::engine
+// run: yes
+// The usage example of engine/status.hpp, word for word between the two marks, with the header
+// it names: 70 frames paced at 1/60 s on a manual clock make one status line (a second of
+// frames) and a run summary of all 70 at 60 fps.
+#include <cstdio>
+
+#include "engine/loop.hpp"
+#include "engine/status.hpp"
+
+struct Still final : engine::Scene {
+  void fixed_update(pacer::Nanos) override {}
+};
+
+int main() {
+  engine::ManualClock clock;
+  engine::ManualWaiter waiter{clock};
+  engine::NullTarget target;
+  target.on_draw = [&] { clock.advance(pacer::Nanos{3'000'000}); };
+  Still scene;
+  engine::Loop loop{clock, waiter, target, scene};
+  pacer::PolicyConfig cfg;
+  cfg.adaptive.shrink = false;  // holds the first interval, 1/60 s
+  loop.set_policy("adaptive", cfg);
+// [example]
+engine::StatusReporter status{/*quiet=*/false};
+loop.on_record = [&](const pacer::FrameRecord& r) { status.add(r); };  // loop: engine/loop.hpp
+// status.add() logs "fps 60.0 | interval 16.67 ms | p99 frame 17.1 ms | ..." each second
+// [example]
+  loop.run({.max_frames = 70});
+  const pacer::Summary s = status.summarize_run(0);
+  if (status.frames() != 70 || s.frames != 70 || !(s.average_fps > 59.0 && s.average_fps < 61.0)) return 1;
+  std::printf("run summary: %lld frames at %.1f fps\n", static_cast<long long>(s.frames), s.average_fps);
+  return 0;
+}
