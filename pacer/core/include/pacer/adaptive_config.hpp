@@ -1,6 +1,7 @@
 // pacer/adaptive_config.hpp - every constant of the adaptive policies, named, with its
 // default and its reason (docs/pacing.md explains the rules that use them).
 //
+//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
 //   pacer::AdaptiveConfig cfg;          // the defaults are the tuned ones (docs/results.md)
 //   cfg.refresh_period = 6'944'444ns;   // a 144 Hz FIFO swapchain (pacer::fit_to_display)
 //   pacer::validate(cfg);               // std::invalid_argument naming a field it refuses
