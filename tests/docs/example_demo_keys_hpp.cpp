@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/demo_keys.hpp"
+#include "example_manual_loop.hpp"  // after the header: it is compiled on its own first
 
 struct Keyed final : engine::Scene {
   int keys = 0;
@@ -25,12 +26,9 @@ struct {  // what a window hands over (engine::Window::poll)
 } window;
 
 int main() {
-  engine::ManualClock clock;
-  engine::ManualWaiter waiter{clock};
-  engine::NullTarget target;
-  target.on_draw = [&] { clock.advance(pacer::Nanos{2'000'000}); };
-  Keyed scene;
-  engine::Loop loop{clock, waiter, target, scene};
+  example::ManualLoop<Keyed> rig{pacer::Nanos{2'000'000}};  // each draw advances the manual clock
+  engine::Loop& loop = rig.loop;
+  Keyed& scene = rig.scene;
   loop.set_policy("adaptive", pacer::PolicyConfig{});
   bool demo_keys = true;
   loop.poll = [&]() -> bool {

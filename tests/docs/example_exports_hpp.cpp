@@ -5,24 +5,17 @@
 // in a fresh temporary directory: a setting of run.meta.json read back, then a record exported
 // as PresentMon CSV (the exact header, then a row naming the application).
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <optional>
-#include <random>
 #include <sstream>
 #include <string>
 
 #include "pacer/exports.hpp"
-
-namespace fs = std::filesystem;
+#include "example_temp_dir.hpp"
 
 int main() {
-  // A directory of our own for the example's run.meta.json, removed at the end.
-  const fs::path home = fs::current_path();
-  const fs::path dir = fs::temp_directory_path() / ("example_exports_" + std::to_string(std::random_device{}()));
-  fs::create_directories(dir);
-  fs::current_path(dir);
+  const example::InTempDir own_dir{"example_exports"};  // the example's run.meta.json there, removed at the end
   {  // What the example leaves to the caller: the sidecar of an earlier run, a file, a record.
     pacer::RunInfo earlier;
     earlier.config = {{"step_ms", "15.625"}};
@@ -47,8 +40,6 @@ sink->write(record);  /* ... */  sink->finish();
     got = step;
     csv = file.str();
   }
-  fs::current_path(home);
-  fs::remove_all(dir);
   const std::string header{pacer::presentmon_header()};
   if (got != "15.625" || csv.rfind(header + "\n", 0) != 0 || csv.find("\nbouncing_balls,") == std::string::npos) {
     std::printf("step_ms %s; csv:\n%s", got ? got->c_str() : "(none)", csv.c_str());

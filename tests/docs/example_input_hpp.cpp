@@ -9,6 +9,7 @@
 #include "engine/input.hpp"
 #include "engine/loop.hpp"
 #include "engine/scene.hpp"
+#include "example_manual_loop.hpp"
 
 class Pausable final : public engine::Scene {
  public:
@@ -28,12 +29,8 @@ void on_input(const engine::InputEvent& e) override {
 };
 
 int main() {
-  engine::ManualClock clock;
-  engine::ManualWaiter waiter{clock};
-  engine::NullTarget target;
-  target.on_draw = [&] { clock.advance(pacer::Nanos{2'000'000}); };
-  Pausable scene;
-  engine::Loop loop{clock, waiter, target, scene};
+  example::ManualLoop<Pausable> rig{pacer::Nanos{2'000'000}};  // each draw advances the manual clock
+  engine::Loop& loop = rig.loop;
   loop.set_policy("adaptive", pacer::PolicyConfig{});
   engine::InputEvent a{.key = 'A'}, space_up{.action = engine::InputEvent::Action::release, .key = engine::keys::space};
   loop.push_input(a);

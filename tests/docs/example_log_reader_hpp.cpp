@@ -5,22 +5,15 @@
 // run in a fresh temporary directory on a run.csv of four frames shown every 16 ms (one row
 // of it torn): three records read back, a warning for the fourth, 62.5 fps.
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 
 #include "pacer/log_reader.hpp"
 #include "pacer/stats.hpp"
-
-namespace fs = std::filesystem;
+#include "example_temp_dir.hpp"
 
 int main() {
-  // A directory of our own for the example's run.csv, removed at the end.
-  const fs::path home = fs::current_path();
-  const fs::path dir = fs::temp_directory_path() / ("example_log_reader_" + std::to_string(std::random_device{}()));
-  fs::create_directories(dir);
-  fs::current_path(dir);
+  const example::InTempDir own_dir{"example_log_reader"};  // the example's run.csv there, removed at the end
   // What the example leaves to the caller: a log (the native columns, a writer cut off mid-row).
   std::ofstream{"run.csv"}
       << "frame,policy,timing_source,cpu_start_ms,planned_start_ms,interval_ms,ms_render,sim_steps,ms_update,"
@@ -43,7 +36,5 @@ pacer::Summary s = pacer::summarize(log.records);              // pacer/stats.hp
       rc = 0;
     }
   }
-  fs::current_path(home);
-  fs::remove_all(dir);
   return rc;
 }

@@ -6,20 +6,12 @@
 // window holds its latest 240 records and the UI is handed about 60 fps.
 #include <cstdio>
 
-#include "engine/loop.hpp"
 #include "engine/rolling_stats.hpp"
-
-struct Still final : engine::Scene {
-  void fixed_update(pacer::Nanos) override {}
-};
+#include "example_manual_loop.hpp"  // after the header: it is compiled on its own first
 
 int main() {
-  engine::ManualClock clock;
-  engine::ManualWaiter waiter{clock};
-  engine::NullTarget target;
-  target.on_draw = [&] { clock.advance(pacer::Nanos{3'000'000}); };
-  Still scene;
-  engine::Loop loop{clock, waiter, target, scene};
+  example::ManualLoop rig{pacer::Nanos{3'000'000}};  // each draw advances the manual clock
+  engine::Loop& loop = rig.loop;
   pacer::PolicyConfig cfg;
   cfg.adaptive.shrink = false;  // holds the first interval, 1/60 s
   loop.set_policy("adaptive", cfg);

@@ -4,58 +4,12 @@
 // The usage example at the top of pacer/swappy.hpp, word for word between the two marks,
 // then 288 frames of 3 ms on a virtual 144 Hz FIFO display: the swap interval stays one
 // period and every frame is shown one vblank after the one before.
-#include <cstdint>
 #include <cstdio>
-#include <deque>
-#include <utility>
 
 #include "pacer/swappy.hpp"
+#include "example_fifo_driver.hpp"  // after the header: it is compiled on its own first
 
 using namespace std::chrono_literals;  // the example's ns literals
-
-// The loop around the example, in virtual time: each frame renders for `work`, holds its
-// present until plan.present_at when the policy plans one, and is shown by a FIFO display
-// at its first vblank after the present (queued behind the frame before); display times
-// reach the policy once the clock has passed them; updates take 0.2 ms, waits end on time.
-static pacer::Nanos g_now{0};
-struct Fifo {
-  pacer::Nanos period;
-  pacer::Nanos last{-1};
-  std::deque<std::pair<std::int64_t, pacer::Nanos>> unseen{};
-  int updates = 0;
-  void deliver(pacer::Pacer& p) {
-    while (!unseen.empty() && unseen.front().second <= g_now) {
-      p.observe_display(unseen.front().first, unseen.front().second);
-      unseen.pop_front();
-    }
-  }
-  pacer::Nanos finish_frame(pacer::Pacer& p, const pacer::FramePlan& plan, pacer::Nanos work) {
-    g_now += work;
-    p.end_render(g_now);
-    if (plan.present_at > g_now) {
-      const pacer::Nanos from = g_now;
-      g_now = plan.present_at;
-      p.hold_present(from, g_now);
-    }
-    pacer::Nanos shown = (g_now / period + 1) * period;
-    if (last >= pacer::Nanos::zero() && shown < last + period) shown = last + period;
-    last = shown;
-    p.set_presentation(g_now, shown, pacer::TimingSource::virtual_time);
-    unseen.emplace_back(plan.frame, shown);
-    for (;;) {
-      const pacer::Action a = p.next(g_now);
-      if (a.kind == pacer::ActionKind::render) return shown;
-      if (a.kind == pacer::ActionKind::update) {
-        g_now += pacer::Nanos{200'000};
-        ++updates;
-        p.end_update(g_now);
-      } else {
-        if (a.until > g_now) g_now = a.until;
-        p.observe_wake(a.until, g_now);
-      }
-    }
-  }
-};
 
 int main() {
 // [example]
@@ -67,12 +21,12 @@ pacer::SwappyPolicy swappy{cfg, {}};          // FixedStepConfig{}: 1/64 s steps
 auto plan = swappy.begin_frame(0ns);          // then the protocol of pacer/pacer.hpp:
 // hold the present until plan.present_at, feed display times to observe_display()
 // [example]
-  Fifo fifo{cfg.refresh_period};
+  example::Fifo fifo{cfg.refresh_period};
   pacer::Nanos previous = fifo.finish_frame(swappy, plan, 3ms);
   int missed = 0;
   for (int i = 1; i < 288; ++i) {
     fifo.deliver(swappy);
-    plan = swappy.begin_frame(g_now);
+    plan = swappy.begin_frame(example::now);
     if (!(plan.alpha >= 0.0 && plan.alpha <= 1.0)) return 1;
     const pacer::Nanos shown = fifo.finish_frame(swappy, plan, 3ms);
     if (shown - previous != cfg.refresh_period) ++missed;

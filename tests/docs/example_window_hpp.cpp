@@ -7,20 +7,12 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "engine/loop.hpp"
 #include "engine/window.hpp"
-
-struct Still final : engine::Scene {
-  void fixed_update(pacer::Nanos) override {}
-};
+#include "example_manual_loop.hpp"  // after the header: it is compiled on its own first
 
 int main() {
-  engine::ManualClock clock;
-  engine::ManualWaiter waiter{clock};
-  engine::NullTarget target;
-  target.on_draw = [&] { clock.advance(pacer::Nanos{2'000'000}); };
-  Still scene;
-  engine::Loop loop{clock, waiter, target, scene};
+  example::ManualLoop rig{pacer::Nanos{2'000'000}};  // each draw advances the manual clock
+  engine::Loop& loop = rig.loop;
   loop.set_policy("adaptive", pacer::PolicyConfig{});
   try {
 // [example]
