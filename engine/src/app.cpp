@@ -332,8 +332,8 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     loop.on_presented = [&](const pacer::FramePlan&) {
       const std::int64_t frame = presented++;
       if (overlay_on) overlay.build(loop.pacer()->interval());  // for the next frame
-      const std::int64_t want = o.capture_frame >= 0 ? o.capture_frame : (o.frames > 0 ? o.frames - 1 : -1);
-      if (!o.capture_path.empty() && !captured && frame == want) {
+      // A frame named by --capture-frame, once presented; "the last" is read after the run.
+      if (!o.capture_path.empty() && !captured && o.capture_frame >= 0 && frame == o.capture_frame) {
         // The image just presented (with a render thread: once it is, before the next draw).
         loop.when_target_idle([&, frame] {
           captured = gpu->capture_ppm(o.capture_path);
@@ -377,6 +377,12 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     limits.max_frames = o.frames;
     if (o.duration_s > 0) limits.max_duration = pacer::from_ms(o.duration_s * 1000.0);
     const RunResult result = loop.run(limits);
+    // No --capture-frame: the last frame drawn, read once the run has ended (the target is
+    // idle then); with --duration nobody knows before which frame that is.
+    if (!o.capture_path.empty() && o.capture_frame < 0 && presented > 0 && StopSignals::pending() == 0) {
+      captured = gpu->capture_ppm(o.capture_path);
+      if (captured) lg->info("captured frame {} to {}", presented - 1, o.capture_path);
+    }
     const pacer::Summary s = status->summarize_run(std::min<std::int64_t>(30, result.frames / 10));
     const WaitStats& ws = waiter->stats();
     log->info().measured = {{"waiter_waits", static_cast<double>(ws.waits)},
@@ -407,7 +413,12 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
       std::error_code ec;  // the empty file made by the check before the run
       if (std::filesystem::is_regular_file(o.capture_path, ec) && std::filesystem::file_size(o.capture_path, ec) == 0)
         std::filesystem::remove(o.capture_path, ec);
-      lg->error("capture: frame {} was not captured to '{}'", o.capture_frame, o.capture_path);
+      const std::int64_t want = o.capture_frame >= 0 ? o.capture_frame : presented - 1;
+      if (presented == 0 || want >= presented)
+        lg->error("capture: the run ended after {} frames{}; nothing was written to '{}'", presented,
+                  presented == 0 ? "" : fmt::format(", before frame {}", want), o.capture_path);
+      else
+        lg->error("capture: frame {} was not captured to '{}'", want, o.capture_path);
       exit_code = 1;
     }
     if (o.validation) {

@@ -89,7 +89,7 @@ void Cli::add_common(Options& o) {
           },
           "16..16384 each"));
   app.add_option("--capture", o.capture_path, "save a rendered frame as a PPM image")->type_name("FILE.ppm")->check(fpcli::file_name());
-  app.add_option("--capture-frame", o.capture_frame, "which frame --capture saves (default: the last)")
+  app.add_option("--capture-frame", o.capture_frame, "which frame --capture saves (default: the last one drawn, also with --duration)")
       ->type_name("N")->transform(fpcli::whole(0, kMaxFrames));
   app.add_flag("--no-interpolation", o.no_interpolation, "render the current state (Space toggles)");
   app.add_flag("--extrapolate", o.extrapolate, "render the newest state projected to the frame's world time (X toggles)");
@@ -122,6 +122,11 @@ int Cli::parse(int argc, char** argv, Options& out) {
       if (!files[i].second->empty() && *files[i].second == *files[j].second)
         return fpcli::usage_error(program_, std::string(files[j].first) + ": '" + fpcli::printable(*files[j].second) +
                                                 "' is also the " + files[i].first + " file");
+  // A frame the run is known never to reach (--frames N renders frames 0 to N - 1).
+  if (out.frames > 0 && out.capture_frame >= out.frames)
+    return fpcli::usage_error(program_, "--capture-frame: " + std::to_string(out.capture_frame) +
+                                            " is past the run's last frame (--frames " + std::to_string(out.frames) +
+                                            ": frames 0 to " + std::to_string(out.frames - 1) + ")");
   return -1;
 }
 

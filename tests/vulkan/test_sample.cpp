@@ -548,6 +548,30 @@ RunResult run_stderr(const std::string& args) {
   return run_command(std::string{FP_SAMPLE} + " " + args + " 2>&1 >/dev/null");
 }
 
+TEST(VulkanSample, ACaptureOfARunByDurationIsItsLastFrame) {
+  // --capture with no --capture-frame saves the last frame drawn, also when the run's length
+  // is a duration (it failed: "frame -1 was not captured"); a frame a --frames run never
+  // reaches is a usage error before the run, and one a --duration run did not reach is named.
+  const std::string ppm = own_file("last", ".ppm"), csv = own_file("last", ".csv");
+  std::filesystem::remove(ppm);
+  RunResult r = run("--headless --duration 0.5 --quiet --capture " + ppm + " --log " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto rows = read_csv(csv);
+  ASSERT_GT(rows.size(), 2u);
+  EXPECT_NE(r.output.find("captured frame " + rows.back()[0] + " to " + ppm), std::string::npos) << r.output;
+  const Image img = read_ppm(ppm);
+  EXPECT_GT(img.width, 0);
+  EXPECT_EQ(img.rgb.size(), static_cast<std::size_t>(img.width * img.height * 3));
+  r = run_stderr("--headless --frames 10 --capture-frame 10 --capture " + ppm);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.output, "bouncing_balls: --capture-frame: 10 is past the run's last frame (--frames 10: frames 0 to 9)\n");
+  const std::string never = own_file("never", ".ppm");
+  r = run("--headless --duration 0.2 --quiet --capture-frame 1000000 --capture " + never);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find(", before frame 1000000; nothing was written to '" + never + "'"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(never));
+}
+
 TEST(VulkanSample, UnwritableOutputsFailBeforeTheRunWithTheirCause) {
   // The capture is checked before any frame is rendered, on stderr (stdout discarded here).
   std::filesystem::remove("early.csv");
