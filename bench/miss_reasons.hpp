@@ -54,8 +54,8 @@ inline double median_of(std::vector<double> v) {
 }
 
 /// The facts of one run's records, skipping `warmup` frames; `summary` is summarize() of
-/// the same records with the same warm-up (its p99 |animation error|, and the per-frame
-/// busy, wait and interval come from it).
+/// the same records with the same warm-up (its p99 |animation error| and mean interval come
+/// from it).
 inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64_t warmup, const pacer::Summary& summary) {
   RunFacts f;
   const auto first = static_cast<std::size_t>(std::max<std::int64_t>(warmup, 0));
@@ -88,8 +88,13 @@ inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64
   f.top_ahead = static_cast<std::int64_t>(ahead.size());
   f.top_late_median_ms = median_of(late);
   f.top_ahead_median_ms = median_of(ahead);
-  f.busy_ms = summary.busy_share * summary.interval_mean_ms;  // the mean per frame
-  f.wait_ms = summary.wait_share * summary.interval_mean_ms;
+  double busy = 0, wait = 0;  // the mean per frame, over the frames after the warm-up
+  for (std::size_t i = first; i < records.size(); ++i) {
+    busy += pacer::to_ms(records[i].render + records[i].update);
+    wait += pacer::to_ms(records[i].pacer_wait);
+  }
+  f.busy_ms = busy / static_cast<double>(records.size() - first);
+  f.wait_ms = wait / static_cast<double>(records.size() - first);
   f.interval_ms = summary.interval_mean_ms;
   return f;
 }

@@ -3,6 +3,9 @@
 
 #include <vector>
 
+#include "pacer/load_profile.hpp"
+#include "pacer/policies.hpp"
+#include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
 
 using namespace pacer;
@@ -43,9 +46,9 @@ TEST(Stats, IntervalsAnimationErrorAndLateness) {
   // Lateness 0, 0.1, 0.2, 0.3, 0.4 ms: nearest-rank p50 = 0.2.
   EXPECT_NEAR(s.lateness_p50_ms, 0.2, 1e-12);
   EXPECT_NEAR(s.lateness_p99_ms, 0.4, 1e-12);
-  // Busy: a render of 2 ms per frame over a mean interval of 20 ms (5 frames' work, 4
-  // intervals: not 10 ms over 80).
-  EXPECT_DOUBLE_EQ(s.busy_share, 2.0 / 20.0);
+  // Busy: over the loop's time from the first frame's start to the last's, the work of the
+  // frames before the last (each lies between its start and the next): 4 renders of 2 ms.
+  EXPECT_DOUBLE_EQ(s.busy_share, 8.0 / 80.0);
 }
 
 TEST(Stats, StutterIsAnIntervalOverTwoAndAHalfTimesTheMovingAverage) {
@@ -109,4 +112,33 @@ TEST(Stats, FramesUntilStableAndRefreshHistogram) {
   ASSERT_EQ(bins.size(), 3u);
   EXPECT_EQ(bins[1], 5);  // 17, 16, 17, 17, 17 ms
   EXPECT_EQ(bins[2], 1);  // 33 ms
+}
+
+TEST(Stats, BusyAndWaitShareTheLoopsOwnTime) {
+  // The README's worked timeline: 3 frames, 3 ms renders, 1 ms updates, 16 ms apart. Frames 0
+  // and 1 are all the loop did in its 32 ms: 7 + 6 ms of work, 9 + 10 ms of waiting (over the
+  // span of display times and with the last frame's work, this read 50% and 59%).
+  PolicyConfig cfg;
+  cfg.sim.step = 5_ms;
+  cfg.adaptive.initial_interval = 16_ms;
+  cfg.adaptive.shrink = false;
+  auto seed = make_pacer("adaptive", cfg);
+  const SimRun worked = simulate(*seed, SimCosts::fixed(3_ms, 1_ms), 3);
+  const Summary w = summarize(worked.records);
+  EXPECT_DOUBLE_EQ(w.busy_share, 13.0 / 32.0);
+  EXPECT_DOUBLE_EQ(w.wait_share, 19.0 / 32.0);
+  // A loop blocked on a full FIFO queue counts the blocked acquire in its render time (it
+  // cannot tell it from work): busy all the time, never more.
+  fit_to_display(cfg, *parse_display("fifo:60"));
+  auto flipcode = make_pacer("flipcode", cfg);
+  SimOptions opt;
+  opt.display = *parse_display("fifo:60");
+  const SimRun blocked = simulate(*flipcode, SimCosts{[](std::int64_t f) { return f % 120 == 119 ? 40_ms : 6_ms; },
+                                                      [](std::int64_t, std::int64_t) { return 500_us; }},
+                                  600, opt);
+  StatsOptions after_warmup;
+  after_warmup.warmup_frames = 60;
+  const Summary b = summarize(blocked.records, after_warmup);
+  EXPECT_GT(b.busy_share, 0.95);
+  EXPECT_LE(b.busy_share + b.wait_share, 1.0 + 1e-12);
 }

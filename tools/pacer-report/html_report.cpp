@@ -260,7 +260,8 @@ std::vector<Verdict> verdicts(std::span<const ReportLog> logs) {
           [](const ReportLog& l) { return l.summary.stutter_time_pct; }),
       row("lateness p99", "how late frames start after their planned start, 99th percentile (lower; 0 for loops that plan no start)", 2, false, " ms",
           [](const ReportLog& l) { return l.summary.lateness_p99_ms; }),
-      row("busy share", "CPU time rendering and updating, share of the run (lower: the same show for less work)", 1,
+      row("busy share", "share of the loop's time spent rendering and updating (lower: the thread is free more often); a "
+          "blocked swapchain acquire counts, as ms_render holds it: a loop stalled on a full FIFO queue reads busy", 1,
           false, "%", [](const ReportLog& l) { return 100 * l.summary.busy_share; }),
       row("interval changes / min", "how often the render interval in force changes (lower: steadier)", 1, false, "",
           [](const ReportLog& l) { return l.summary.interval_changes_per_min; }),

@@ -113,8 +113,13 @@ void SummaryBuilder::add(const FrameRecord& r) {
   if (seen_++ < options_.warmup_frames) return;
   const bool first = s_.frames++ == 0;
   lateness_.add(to_ms(r.cpu_start - r.planned_start));
-  busy_ms_ += to_ms(r.render + r.update);
-  wait_ms_ += to_ms(r.pacer_wait);
+  // A frame's work and waits lie between its start and the next frame's: counted once the
+  // next frame has started, over the loop's time from the first start to the last.
+  if (first) first_start_ = r.cpu_start;
+  else busy_ms_ += pending_busy_ms_, wait_ms_ += pending_wait_ms_;
+  last_start_ = r.cpu_start;
+  pending_busy_ms_ = to_ms(r.render + r.update);
+  pending_wait_ms_ = to_ms(r.pacer_wait);
   s_.sim_steps += r.sim_steps;
   s_.dropped_ms += to_ms(r.dropped);
   if ((r.events & (event_widen | event_shrink | event_quantize)) != 0) ++s_.interval_changes;
@@ -147,13 +152,14 @@ Summary SummaryBuilder::result() const {
   const auto n = intervals_.count();
   if (s.duration_ms > 0) {
     s.average_fps = static_cast<double>(n) * 1000.0 / s.duration_ms;
-    // Per frame over per interval: every frame's work counts, and the run's first frame has
-    // no interval before it (busy_ms_ / duration_ms put 3 frames' work over 2 intervals: a
-    // 3-frame run was 50% busy and 59% waiting).
-    const double per_interval = static_cast<double>(n) / static_cast<double>(s.frames);
-    s.busy_share = busy_ms_ * per_interval / s.duration_ms;
-    s.wait_share = wait_ms_ * per_interval / s.duration_ms;
     s.interval_changes_per_min = static_cast<double>(s.interval_changes) * 60'000.0 / s.duration_ms;
+  }
+  // Over the loop's own time, not the display's: work over the span of display times put 3
+  // frames' work over 2 intervals (a 3-frame run 50% busy and 59% waiting) and a loop
+  // blocked on a FIFO queue at 100.2% busy.
+  if (const double span = to_ms(last_start_ - first_start_); span > 0) {
+    s.busy_share = busy_ms_ / span;
+    s.wait_share = wait_ms_ / span;
   }
   if (n > 0) {
     s.interval_mean_ms = interval_sum_ / static_cast<double>(n);

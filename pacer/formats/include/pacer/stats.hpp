@@ -46,7 +46,7 @@ struct Summary {
   double stutter_time_pct = 0;    ///< time in stuttering intervals, % of the run
   double p1_fps = 0, p01_fps = 0;  ///< 1% / 0.1% percentile fps (99th / 99.9th percentile frame time)
   double low1_fps = 0, low01_fps = 0;  ///< 1% / 0.1% low: average fps of the slowest 1% / 0.1% of frames
-  double busy_share = 0, wait_share = 0;   ///< mean (render + update) per frame / mean frame interval; the same for wait
+  double busy_share = 0, wait_share = 0;   ///< (render + update) / the loop's time (first frame start to last); wait / it
   std::int64_t interval_changes = 0;
   double interval_changes_per_min = 0;
   std::int64_t sim_steps = 0;
@@ -131,6 +131,8 @@ class SummaryBuilder {
   Summary s_;  ///< the counting fields, as they go
   Nanos first_shown_{0}, last_shown_{0}, prev_anim_{0};
   double busy_ms_ = 0, wait_ms_ = 0, interval_sum_ = 0, interval_max_ = 0, anim_max_ = 0, stutter_ms_ = 0;
+  double pending_busy_ms_ = 0, pending_wait_ms_ = 0;  ///< the latest frame's, counted when the next starts
+  Nanos first_start_{0}, last_start_{0};
   StutterDetector stutter_;
   QuantileSketch intervals_, anim_errors_, lateness_;
 };
