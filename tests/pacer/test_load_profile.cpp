@@ -103,7 +103,9 @@ TEST(LoadProfile, NumbersOutOfRangeOrNotFiniteAreRefusedNamingSpecAndNumber) {
   EXPECT_EQ(error_of("constant:inf"), "load spec 'constant:inf': value 'inf' is not a non-negative number");
   EXPECT_EQ(error_of("constant:-1"), "load spec 'constant:-1': value '-1' is not a non-negative number");
   EXPECT_EQ(error_of("spike:3,20000/10"), "load spec 'spike:3,20000/10': second value 20000 is out of range [0, 10000]");
-  EXPECT_EQ(error_of("step:1,2@1e13"), "load spec 'step:1,2@1e13': FRAME '1e13' is not a positive whole number");
+  EXPECT_EQ(error_of("step:1,2@1e13"), "load spec 'step:1,2@1e13': FRAME 1e13 is out of range [1, 10^12]");
+  EXPECT_EQ(error_of("sine:5,3/10000000000000"), "load spec 'sine:5,3/10000000000000': period 10000000000000 is out of range [1, 10^12]");
+  EXPECT_EQ(error_of("step:1,2@1.5"), "load spec 'step:1,2@1.5': FRAME '1.5' is not a positive whole number");
   EXPECT_EQ(LoadProfile::parse("constant:10000", {}).at(0), Nanos{10'000'000'000});
 }
 

@@ -78,8 +78,9 @@ std::int64_t count(const std::string& text, std::string_view spec, std::string_v
   double v = 0;
   if (!to_number(text, v) || v < 0)
     throw spec_error(spec, std::string(what) + " '" + text + "' is not a positive whole number");
-  if (v < 1 || v != std::floor(v) || v > 1e12)
+  if (v < 1 || v != std::floor(v))
     throw spec_error(spec, std::string(what) + " '" + text + "' is not a positive whole number");
+  if (v > 1e12) throw spec_error(spec, std::string(what) + " " + text + " is out of range [1, 10^12]");
   return static_cast<std::int64_t>(v);
 }
 
