@@ -60,27 +60,34 @@ void Cli::add_string(std::string flag, std::string metavar, std::string help, st
 }
 void Cli::add_bool(std::string flag, std::string help, bool& target) { impl_->app.add_flag(flag, target, help); }
 
+/// A time for the help text: "40", "16.6667" (ms).
+static std::string ms_text(pacer::Nanos t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", pacer::to_ms(t));
+  return buf;
+}
+
 void Cli::add_common(Options& o) {
   CLI::App& app = impl_->app;
-  auto ms = [&app](const char* flag, const char* help, double lo, double hi, std::function<void(double)> set) {
+  auto ms = [&app](const char* flag, const std::string& help, double lo, double hi, std::function<void(double)> set) {
     app.add_option_function<double>(flag, std::move(set), help)->type_name("MS")->check(fpcli::real(lo, hi));
   };
   app.add_option("--frames", o.frames, "render N frames, then exit")->type_name("N")->transform(fpcli::whole(1, kMaxFrames));
   app.add_option("--duration", o.duration_s, "run this long, then exit")->type_name("SECONDS")->check(fpcli::real(0.001, 1e6));
   std::vector<std::string> policies;
   for (auto n : pacer::policy_names()) policies.emplace_back(n);
-  app.add_option("--policy", o.policy, "pacing policy")->type_name("NAME")->check(fpcli::one_of(policies));
-  app.add_option("--present-mode", o.present_mode, "present mode")->type_name("MODE")
+  app.add_option("--policy", o.policy, "pacing policy (default " + o.policy + ")")->type_name("NAME")->check(fpcli::one_of(policies));
+  app.add_option("--present-mode", o.present_mode, "present mode (default " + o.present_mode + "; fifo where the one asked for is missing)")->type_name("MODE")
       ->check(fpcli::one_of({"fifo", "fifo-relaxed", "mailbox", "immediate"}));
   app.add_option("--log", o.log_path, "write the pacing log")->type_name("FILE")->check(fpcli::file_name());
-  app.add_option("--log-format", o.log_format, "log format")->type_name("FMT")->check(fpcli::one_of({"native", "presentmon", "mangohud"}));
+  app.add_option("--log-format", o.log_format, "log format (default " + o.log_format + ")")->type_name("FMT")->check(fpcli::one_of({"native", "presentmon", "mangohud"}));
   app.add_option("--trace", o.trace_path, "write a Chrome/Perfetto trace")->type_name("FILE.json")->check(fpcli::file_name());
   app.add_flag("--headless", o.headless, "render offscreen: no window, no swapchain");
   app.add_flag("--validation", o.validation, "enable the Khronos validation layer");
-  app.add_option("--seed", o.seed, "seed for all randomness")->type_name("N")->transform(fpcli::whole(0, fpcli::max_seed));
+  app.add_option("--seed", o.seed, "seed for all randomness (default " + std::to_string(o.seed) + ")")->type_name("N")->transform(fpcli::whole(0, fpcli::max_seed));
   app.add_option("--gpu", o.gpu, "use physical device N")->type_name("N")->transform(fpcli::whole(0, 64));
   app.add_option_function<std::string>(
-         "--size", [&o](const std::string& v) { check_size(v, o.width, o.height); }, "window / offscreen size")
+         "--size", [&o](const std::string& v) { check_size(v, o.width, o.height); }, "window / offscreen size (default " + std::to_string(o.width) + "x" + std::to_string(o.height) + ")")
       ->type_name("WxH")
       ->check(CLI::Validator(
           [](std::string& v) {
@@ -101,8 +108,8 @@ void Cli::add_common(Options& o) {
       ->type_name("HZ")->check(fpcli::real(0, 1000));
   app.add_option("--resize-at", o.resize_at, "resize the window to half size at frame N and back at 2N (tests)")
       ->type_name("N")->transform(fpcli::whole(1, kMaxFrames));
-  ms("--step-ms", "fixed simulation step", 0.01, 1000, [&o](double v) { o.pacing.sim.step = pacer::from_ms(v); });
-  ms("--interval-ms", "initial render interval (adaptive) / target (accumulator-capped)", 0.1, 1000, [&o](double v) {
+  ms("--step-ms", "fixed simulation step (default " + ms_text(o.pacing.sim.step) + ")", 0.01, 1000, [&o](double v) { o.pacing.sim.step = pacer::from_ms(v); });
+  ms("--interval-ms", "initial render interval (adaptive) / target (accumulator-capped) (default " + ms_text(o.pacing.adaptive.initial_interval) + ")", 0.1, 1000, [&o](double v) {
     o.pacing.adaptive.initial_interval = pacer::from_ms(v);
     o.pacing.capped_interval = o.pacing.adaptive.initial_interval;
   });

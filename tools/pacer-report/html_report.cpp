@@ -406,7 +406,12 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
   // The verdict: key metrics, the best per row marked.
   out << "<h2>Verdict</h2>\n<p class=\"what\">Key metrics (defined in docs/log-format.md), one column per log; "
          "<b>&#9733;</b> and green mark the best value in each row (ties share it). Shown time = display time where "
-         "known, else the present call's return.</p>\n<table><tr><th>metric</th>";
+         "known, else the present call's return. "
+      << (logs.empty() || logs.front().warmup == 0
+              ? std::string{"Every frame counts (no warm-up skipped; --warmup N skips the first N)."}
+              : "The first " + std::to_string(logs.front().warmup) +
+                    " frames of each log are a warm-up: the metrics skip them, the charts below still show them.")
+      << "</p>\n<table><tr><th>metric</th>";
   for (const auto& label : labels) out << "<th>" << escape(label) << "</th>";
   out << "<th>meaning</th></tr>\n";
   for (const auto& v : verdicts(logs)) {

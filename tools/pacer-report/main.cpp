@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
 
   // The table: a column per log, named by its policy (by its file where two share one).
   const auto rows = tools::metric_rows(report);
-  std::printf("%-36s", "metric");
+  std::printf("%-36s", warmup > 0 ? ("metric (after " + std::to_string(warmup) + " frames)").c_str() : "metric");
   for (const auto& label : tools::log_labels(report)) std::printf(" %22.22s", label.c_str());
   std::printf("\n");
   for (const auto& [label, values] : rows) {

@@ -292,10 +292,13 @@ struct Result {
   pacer::Nanos interval{0};
 };
 
-void print_summary(const Result& r, pacer::Nanos end) {
+void print_summary(const Result& r, pacer::Nanos end, std::int64_t frames, std::int64_t warmup) {
   const pacer::Summary& s = r.summary;
-  std::printf("policy %s: %lld frames in %.3f ms of virtual time\n", r.policy.c_str(),
-              static_cast<long long>(s.frames), pacer::to_ms(end));
+  std::printf("policy %s: %lld frames in %.3f ms of virtual time", r.policy.c_str(),
+              static_cast<long long>(frames), pacer::to_ms(end));
+  if (warmup > 0) std::printf("; metrics over %lld after a %lld-frame warm-up", static_cast<long long>(s.frames),
+                              static_cast<long long>(warmup));
+  std::printf("\n");
   std::printf("  average fps %.2f, frame interval mean %.3f ms, p99 %.3f ms, max %.3f ms\n", s.average_fps,
               s.interval_mean_ms, s.interval_p99_ms, s.interval_max_ms);
   std::printf("  |animation error| p50 %.3f ms, p99 %.3f ms, max %.3f ms; stutter %.2f%% of time\n",
@@ -431,7 +434,7 @@ int main(int argc, char** argv) {
                 fpcli::printable(o.replay).c_str(), sim.display_times ? "heard" : "not heard (the log has none)",
                 o.sidecar.empty() ? "" : "; settings not given as flags from ", fpcli::printable(o.sidecar).c_str());
   if (o.compare.empty()) {
-    print_summary(results.front(), results.front().run.end);
+    print_summary(results.front(), results.front().run.end, o.frames, stats.warmup_frames);
     return 0;
   }
   std::printf("display %s, waiter %s, seed %llu, %lld frames, warm-up %lld\n", pacer::to_string(o.display).c_str(),
