@@ -231,6 +231,11 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     info.config = {{"step_ms", std::to_string(pacer::to_ms(o.pacing.sim.step))},
                    {"max_steps_per_frame", std::to_string(o.pacing.sim.max_steps_per_frame)},
                    {"initial_interval_ms", std::to_string(pacer::to_ms(o.pacing.adaptive.initial_interval))},
+                   // The pacing flags as asked (before fitting to the display): a replay's settings.
+                   {"debt", o.pacing.sim.debt == pacer::DebtPolicy::keep ? "keep" : "discard"},
+                   {"pipeline_frames", std::to_string(o.pacing.adaptive.pipeline_frames)},
+                   {"shrink", o.pacing.adaptive.shrink ? "true" : "false"},
+                   {"even_cadence", o.pacing.adaptive.mixed_cadence_loss == 1 ? "true" : "false"},
                    {"load", o.load_description},
                    {"headless", o.headless ? "true" : "false"},
                    {"waiter", o.waiter},

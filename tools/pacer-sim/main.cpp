@@ -238,6 +238,24 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
     if (!kind) throw bad("waiter", *v);
     o.waiter = *kind;
   }
+  // The pacing flags the run was given (sidecars before these keys: give the flags again).
+  const auto flag = [&](const std::string& key, const std::string& value) {
+    if (value != "true" && value != "false") throw bad(key, value);
+    return value == "true";
+  };
+  if (const auto v = pacer::run_metadata_value(json, "debt"); v && !given("--debt")) {
+    if (*v != "keep" && *v != "discard") throw bad("debt", *v);
+    o.config.sim.debt = *v == "keep" ? pacer::DebtPolicy::keep : pacer::DebtPolicy::discard;
+  }
+  if (const auto v = pacer::run_metadata_value(json, "pipeline_frames"); v && !given("--pipeline-frames")) {
+    const double n = number("pipeline_frames", *v, 1, 8);
+    if (n != static_cast<double>(static_cast<int>(n))) throw bad("pipeline_frames", *v);
+    o.config.adaptive.pipeline_frames = static_cast<int>(n);
+  }
+  if (const auto v = pacer::run_metadata_value(json, "shrink"); v && !given("--no-shrink") && !flag("shrink", *v))
+    o.config.adaptive.shrink = false;
+  if (const auto v = pacer::run_metadata_value(json, "even_cadence"); v && !given("--even-cadence") && flag("even_cadence", *v))
+    o.config.adaptive.mixed_cadence_loss = 1;
   o.sidecar = path;
 }
 
