@@ -76,6 +76,14 @@ TEST(VblankGrid, LocksPhaseAndPeriodToAnHonestDisplay) {
   EXPECT_NEAR(static_cast<double>(grid.period().count()), 16'683'350.0, 2'500.0);
 }
 
+TEST(VblankGrid, AFarTimeFindsItsVblankWithoutOverflow) {
+  // (t - anchor) x 1024 passes 2^63 past 104 days: at_or_after then searched for ever.
+  const VblankGrid grid{10_ms, 3_ms};
+  const Nanos far = 3_ms + std::chrono::hours{24 * 200} + 4_ms;
+  EXPECT_EQ(grid.at_or_after(far), 3_ms + std::chrono::hours{24 * 200} + 10_ms);
+  EXPECT_EQ(grid.nearest(far), 3_ms + std::chrono::hours{24 * 200});
+}
+
 TEST(VblankGrid, AnExactDisplayKeepsTheAnnouncedGrid) {
   VblankGrid grid{10_ms, 3_ms};
   for (std::int64_t k = 0; k < 100; ++k) grid.observe(Nanos{7'000'000 + k * 10'000'000});

@@ -224,6 +224,57 @@ TEST(Protocol, NextAfterItAnsweredRender) {
   }
 }
 
+TEST(Protocol, ADisplayTimeNotYetComeOrForAFrameNotBegunIsNoDisplayTime) {
+  // A host's bug: frame 10 reported shown 200 days ahead stalled adaptive's next frame that
+  // long (and a time near Nanos::max() hung its vblank grid). Refused with checks on; with
+  // them off ignored, and the loop goes on at its interval.
+  PolicyConfig cfg;
+  cfg.sim.step = 5_ms;
+  fit_to_display(cfg, *parse_display("fifo:60"));
+  for (const bool checks : {true, false}) {
+    SCOPED_TRACE(checks ? "checks on" : "checks off");
+    auto p = create_pacer("adaptive", cfg);
+    p->set_protocol_checks(checks);
+    Nanos now = 0_ms, last_start{0};
+    for (std::int64_t f = 0; f < 40; ++f) {
+      const FramePlan plan = p->begin_frame(now);
+      if (f == 39) {
+        EXPECT_LT(plan.start - last_start, 100_ms) << "the loop was not stalled";
+      }
+      last_start = plan.start;
+      p->end_render(now += 3_ms);
+      if (plan.present_at > now) {
+        const Nanos from = now;
+        now = plan.present_at;
+        p->hold_present(from, now);
+      }
+      p->set_presentation(now, now, std::nullopt, TimingSource::cpu);
+      const Nanos shown{(now.count() / 16'666'667 + 1) * 16'666'667};
+      if (f == 20) {
+        for (const Nanos bogus : {now + std::chrono::hours{24 * 200}, Nanos::max()}) {
+          const std::string why = violation([&] { p->observe_display(f, bogus); });
+          EXPECT_EQ(why.empty(), !checks) << why;
+          if (checks) {
+            EXPECT_NE(why.find("is more than 10 s after the latest time"), std::string::npos) << why;
+          }
+        }
+        const std::string ahead = violation([&] { p->observe_display(f + 5, shown); });
+        if (checks) {
+          EXPECT_NE(ahead.find("names a frame not yet begun"), std::string::npos) << ahead;
+        }
+      }
+      p->observe_display(f, shown);
+      for (Action a = p->next(now); a.kind != ActionKind::render; a = p->next(now)) {
+        if (a.kind == ActionKind::update) p->end_update(now += 500_us);
+        if (a.kind == ActionKind::wait) {
+          now = std::max(now, a.until);
+          p->observe_wake(a.until, now);
+        }
+      }
+    }
+  }
+}
+
 TEST(Protocol, ChecksOffAllowAnything) {
   auto p = checked_pacer();
   p->set_protocol_checks(false);

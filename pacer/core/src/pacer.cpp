@@ -120,6 +120,22 @@ void Pacer::expect(std::string_view call, std::initializer_list<Stage> allowed) 
                          ", frame " + std::to_string(next_frame_ - 1) + ")");
 }
 
+void Pacer::observe_display(std::int64_t frame, Nanos display) {
+  // A host's bug, not a display: a time 200 days ahead stalled the loop that long (and one
+  // near Nanos::max() hung the vblank grid's search).
+  const bool unknown_frame = frame < 0 || frame >= next_frame_;
+  const bool not_yet = latest_ != Nanos::min() && display > latest_ &&
+                       display - latest_ > display_report_slack;
+  if (unknown_frame || not_yet) {
+    if (!checks_) return;
+    throw std::logic_error("pacer protocol: observe_display(" + std::to_string(frame) + ", " +
+                           std::to_string(display.count()) + " ns) " +
+                           (unknown_frame ? "names a frame not yet begun" : "is more than 10 s after the latest time") +
+                           " (policy " + std::string{name_} + ", frame " + std::to_string(next_frame_ - 1) + ")");
+  }
+  on_observe_display(frame, display);
+}
+
 Nanos Pacer::monotonic(Nanos now) {
   if (now < latest_) return latest_;  // a clock that stepped back: time holds
   latest_ = now;

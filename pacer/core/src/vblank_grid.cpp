@@ -1,15 +1,23 @@
 #include "pacer/vblank_grid.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace pacer {
 
 namespace {
 
-/// floor(a / b) for b > 0.
-std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-  const std::int64_t q = a / b;
-  return (a % b != 0 && a < 0) ? q - 1 : q;
+// 128-bit products: a time 104 days from the anchor times 1024 passes 2^63 (a host that
+// reported such a display time hung at_or_after's search, its k computed from a wrapped
+// product). The results fit in 64 bits for any time within the Nanos range.
+__extension__ typedef __int128 Wide;
+
+/// floor(a / b) for b > 0, clamped to the 64-bit range.
+std::int64_t floor_div(Wide a, Wide b) {
+  Wide q = a / b;
+  if (a % b != 0 && a < 0) --q;
+  const Wide lo = std::numeric_limits<std::int64_t>::min() / 2, hi = std::numeric_limits<std::int64_t>::max() / 2;
+  return static_cast<std::int64_t>(std::clamp(q, lo, hi));
 }
 
 }  // namespace
@@ -17,11 +25,11 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
 VblankGrid::VblankGrid(Nanos period, Nanos phase)
     : anchor_{phase}, period_fp_{period.count() * one}, nominal_fp_{period.count() * one} {}
 
-Nanos VblankGrid::point(std::int64_t k) const { return anchor_ + Nanos{floor_div(k * period_fp_, one)}; }
+Nanos VblankGrid::point(std::int64_t k) const { return anchor_ + Nanos{floor_div(Wide{k} * period_fp_, one)}; }
 
 Nanos VblankGrid::at_or_after(Nanos t) const {
   if (period_fp_ <= 0) return t;
-  std::int64_t k = floor_div((t - anchor_).count() * one, period_fp_);
+  std::int64_t k = floor_div(Wide{(t - anchor_).count()} * one, period_fp_);
   while (point(k) < t) ++k;
   while (point(k - 1) >= t) --k;
   return point(k);
@@ -29,7 +37,7 @@ Nanos VblankGrid::at_or_after(Nanos t) const {
 
 Nanos VblankGrid::nearest(Nanos t) const {
   if (period_fp_ <= 0) return t;
-  const std::int64_t k = floor_div((t - anchor_).count() * one + period_fp_ / 2, period_fp_);
+  const std::int64_t k = floor_div(Wide{(t - anchor_).count()} * one + period_fp_ / 2, period_fp_);
   return point(k);
 }
 
@@ -40,7 +48,7 @@ void VblankGrid::observe(Nanos t, bool lock) {
     return;
   }
   if (!lock) return;
-  const std::int64_t k = floor_div((t - anchor_).count() * one + period_fp_ / 2, period_fp_);
+  const std::int64_t k = floor_div(Wide{(t - anchor_).count()} * one + period_fp_ / 2, period_fp_);
   if (k <= 0) return;  // not a later vblank (out of order, or jitter around the anchor)
   const Nanos predicted = point(k);
   const Nanos e = t - predicted;

@@ -177,7 +177,13 @@ class Pacer {
   /// display, a present-wait or present-timing query). Call it once per shown frame, in
   /// order, once the time is known (it may lag by a frame or two). Policies that plan
   /// presents use it to find the vblank grid and count missed displays; others ignore it.
-  void observe_display(std::int64_t frame, Nanos display) { on_observe_display(frame, display); }
+  /// A report for a frame not yet begun, or more than display_report_slack after the latest
+  /// time passed to the protocol (a time not yet come), is no display time: refused with a
+  /// std::logic_error when protocol checks are on, else ignored.
+  void observe_display(std::int64_t frame, Nanos display);
+  /// How far past the latest protocol time a reported display may lie (a FIFO queue at 1 Hz
+  /// shows a frame up to a few seconds after its present).
+  static constexpr Nanos display_report_slack{10'000'000'000};
   /// Feedback from the GPU: the work of frame `frame` took `gpu` on the GPU (timestamp
   /// queries), learnt once its fence signalled (a frame or two later), in order. The
   /// default ignores it; a policy may fold max(CPU render, GPU time) into its render
