@@ -190,6 +190,27 @@ cp good_log.csv threaded.csv
 printf '{\n  "config": {\n    "render_thread": "true"\n  }\n}\n' > threaded.meta.json
 t 2 $S "--replay: 'threaded.csv' is a --render-thread run (its sidecar says so)" --replay threaded.csv
 ok $S --frames 3 --quiet --frames 1e1 --seed 9223372036854775807 --render-ms 10000
+# A sidecar read as a whole JSON object or not at all, each value as the engine writes it.
+for name in notjson cut adirsc rt hex steps; do cp good_log.csv $name.csv; done
+printf 'this is not json' > notjson.meta.json
+printf '{\n  "policy": "adaptive",\n  "config": {\n    "step_ms": "40.000000",\n' > cut.meta.json
+mkdir adirsc.meta.json
+printf '{"config": {"render_thread": "maybe"}}\n' > rt.meta.json
+printf '{"config": {"step_ms": "0x28"}}\n' > hex.meta.json
+printf '{"config": {"max_steps_per_frame": "2.5"}}\n' > steps.meta.json
+t 2 $S "--replay: sidecar 'notjson.meta.json' is not a whole JSON object (cut short?)" --replay notjson.csv
+t 2 $S "--replay: sidecar 'cut.meta.json' is not a whole JSON object (cut short?)" --replay cut.csv
+t 2 $S "--replay: sidecar 'adirsc.meta.json' is not a file" --replay adirsc.csv
+t 2 $S "--replay: sidecar 'rt.meta.json': render_thread 'maybe' is not one pacer-sim takes" --replay rt.csv
+t 2 $S "--replay: sidecar 'hex.meta.json': step_ms '0x28' is not one pacer-sim takes" --replay hex.csv
+t 2 $S "--replay: sidecar 'steps.meta.json': max_steps_per_frame '2.5' is not one pacer-sim takes" --replay steps.csv
+t 2 $S "--replay takes the costs from the log: drop --update-ms" --replay good_log.csv --update-ms 2
+t 2 $S "--replay takes the costs from the log: drop --trace-scale" --replay good_log.csv --trace-scale 2
+# With --compare every FILE.<policy>.csv is checked against the inputs.
+cp good_log.csv Z.adaptive.csv
+cp ok.csv T.flipcode.csv
+t 2 $S "--log: 'Z.adaptive.csv' is also the --replay log" --replay Z.adaptive.csv --compare adaptive,flipcode --log Z
+t 2 $S "--log: 'T.flipcode.csv' is also the --load-trace file" --load-trace T.flipcode.csv --compare adaptive,flipcode --log T
 
 R=pacer-report
 t 2 $R "no log given" 

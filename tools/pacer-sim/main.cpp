@@ -7,8 +7,10 @@
 //
 // Exit 0 on success, 2 on a usage error (one line), 1 on a runtime failure.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -176,14 +178,23 @@ int parse(int argc, char** argv, Options& o) {
   if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
   o.frames_given = frames->count() > 0;
   if (replay->count() > 0)
-    for (const char* flag : {"--load-trace", "--render-load", "--update-load", "--gpu-time", "--present-load", "--render-ms"})
+    for (const char* flag : {"--load-trace", "--render-load", "--update-load", "--gpu-time", "--present-load", "--render-ms",
+                             "--update-ms", "--trace-scale"})
       if (app.get_option(flag)->count() > 0)
         return fpcli::usage_error("pacer-sim", std::string{"--replay takes the costs from the log: drop "} + flag);
-  if (o.compare.empty() && fpcli::same_file(o.log, o.replay))
-    return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(o.log) + "' is also the --replay log");
-  // The log over the trace it was made from would lose the trace.
-  if (o.compare.empty() && fpcli::same_file(o.log, o.trace))
-    return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(o.log) + "' is also the --load-trace file");
+  // A log written over the log it replays or the trace it was made from would lose that
+  // input: with --compare each FILE.<policy>.csv it writes.
+  if (!o.log.empty()) {
+    std::vector<std::string> outputs;
+    if (o.compare.empty()) outputs.push_back(o.log);
+    for (const auto& name : o.compare) outputs.push_back(o.log + "." + name + ".csv");
+    for (const auto& out : outputs) {
+      if (fpcli::same_file(out, o.replay))
+        return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(out) + "' is also the --replay log");
+      if (fpcli::same_file(out, o.trace))
+        return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(out) + "' is also the --load-trace file");
+    }
+  }
   try {
     if (replay->count() > 0) {
       const auto given = [&app](const char* flag) { return app.get_option(flag)->count() > 0; };
@@ -200,22 +211,40 @@ int parse(int argc, char** argv, Options& o) {
 /// (LOG.meta.json, docs/log-format.md) where there is one, unless given as flags.
 void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
   const std::string path = pacer::run_metadata_path(o.replay);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return;  // no sidecar: the flags and defaults
+  const auto refuse = [&](const std::string& why) {
+    return UsageError{"--replay: sidecar '" + fpcli::printable(path) + "' " + why + "; give the flags instead, or move it away"};
+  };
+  if (!std::filesystem::is_regular_file(path, ec)) throw refuse("is not a file");
   std::ifstream in{path};
-  if (!in) return;
-  const std::string json{std::istreambuf_iterator<char>{in}, {}};
-  // A render thread's log holds the simulation thread's part of each frame (docs/render-thread.md):
-  // the simulator has no render thread to replay the rest on.
-  if (pacer::run_metadata_value(json, "render_thread") == "true")
-    throw UsageError{"--replay: '" + fpcli::printable(o.replay) + "' is a --render-thread run (its sidecar says so); "
-                     "the simulator has no render thread to replay it on"};
+  std::string json;
+  if (in) json.assign(std::istreambuf_iterator<char>{in}, {});
+  if (!in && !in.eof()) throw refuse("cannot be read");
+  // Read as a whole JSON object or not at all: one cut short (a run killed while writing it)
+  // or not JSON would have left some settings to the defaults without a word.
+  const auto first = json.find_first_not_of(" \t\r\n");
+  const auto last = json.find_last_not_of(" \t\r\n");
+  if (first == std::string::npos || json[first] != '{' || json[last] != '}')
+    throw refuse("is not a whole JSON object (cut short?)");
   const auto bad = [&](const std::string& key, const std::string& value) {
     return UsageError{"--replay: sidecar '" + fpcli::printable(path) + "': " + key + " '" + fpcli::printable(value) +
                       "' is not one pacer-sim takes; give the flag instead"};
   };
+  // A render thread's log holds the simulation thread's part of each frame (docs/render-thread.md):
+  // the simulator has no render thread to replay the rest on.
+  if (const auto v = pacer::run_metadata_value(json, "render_thread")) {
+    if (*v != "true" && *v != "false") throw bad("render_thread", *v);
+    if (*v == "true")
+      throw UsageError{"--replay: '" + fpcli::printable(o.replay) + "' is a --render-thread run (its sidecar says so); "
+                       "the simulator has no render thread to replay it on"};
+  }
+  // A plain decimal number, as the engine writes it (no hex, no spaces, no "inf").
   const auto number = [&](const std::string& key, const std::string& value, double lo, double hi) {
+    const bool plain = !value.empty() && value.find_first_not_of("0123456789.-+eE") == std::string::npos;
     char* end = nullptr;
     const double v = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0' || !(v >= lo && v <= hi)) throw bad(key, value);
+    if (!plain || *end != '\0' || !(v >= lo && v <= hi)) throw bad(key, value);
     return v;
   };
   if (const auto v = pacer::run_metadata_value(json, "policy"); v && !given("--policy") && o.compare.empty()) {
@@ -229,8 +258,11 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
   }
   if (const auto v = pacer::run_metadata_value(json, "step_ms"); v && !given("--step-ms"))
     o.config.sim.step = pacer::from_ms(number("step_ms", *v, 0.001, kMaxMs));
-  if (const auto v = pacer::run_metadata_value(json, "max_steps_per_frame"); v && !given("--max-steps"))
-    o.config.sim.max_steps_per_frame = static_cast<int>(number("max_steps_per_frame", *v, 1, 10'000));
+  if (const auto v = pacer::run_metadata_value(json, "max_steps_per_frame"); v && !given("--max-steps")) {
+    const double n = number("max_steps_per_frame", *v, 1, 10'000);
+    if (n != std::floor(n)) throw bad("max_steps_per_frame", *v);
+    o.config.sim.max_steps_per_frame = static_cast<int>(n);
+  }
   if (const auto v = pacer::run_metadata_value(json, "initial_interval_ms"); v && !given("--interval-ms"))
     o.interval_ms = number("initial_interval_ms", *v, 0.01, kMaxMs);
   if (const auto v = pacer::run_metadata_value(json, "waiter"); v && !given("--waiter")) {

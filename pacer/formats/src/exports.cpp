@@ -259,10 +259,20 @@ std::string run_metadata_path(std::string_view log_path) {
 }
 
 std::optional<std::string> run_metadata_value(std::string_view json, std::string_view key) {
-  const std::string name = "\"" + std::string{key} + "\": ";
-  const auto at = json.find(name);
-  if (at == std::string_view::npos) return std::nullopt;
-  std::size_t i = at + name.size();
+  // "key" then a colon, with any JSON whitespace around it (this writer puts one space after
+  // the colon; a compact or re-indented file has none or more).
+  const std::string name = "\"" + std::string{key} + "\"";
+  const auto blank = [&](std::size_t j) { return j < json.size() && (json[j] == ' ' || json[j] == '\t' || json[j] == '\n' || json[j] == '\r'); };
+  std::size_t i = std::string_view::npos;
+  for (auto at = json.find(name); at != std::string_view::npos; at = json.find(name, at + 1)) {
+    std::size_t j = at + name.size();
+    while (blank(j)) ++j;
+    if (j >= json.size() || json[j] != ':') continue;  // the key's text as a value, not a key
+    for (++j; blank(j);) ++j;
+    i = j;
+    break;
+  }
+  if (i == std::string_view::npos) return std::nullopt;
   std::string value;
   if (i < json.size() && json[i] == '"') {
     for (++i; i < json.size() && json[i] != '"'; ++i) {
@@ -274,7 +284,7 @@ std::optional<std::string> run_metadata_value(std::string_view json, std::string
     if (i >= json.size()) return std::nullopt;  // no closing quote: cut short
     return value;
   }
-  for (; i < json.size() && json[i] != ',' && json[i] != '\n' && json[i] != '}'; ++i) value += json[i];
+  for (; i < json.size() && json[i] != ',' && json[i] != '\n' && json[i] != '}' && !blank(i); ++i) value += json[i];
   return value;
 }
 
