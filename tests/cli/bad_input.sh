@@ -206,6 +206,11 @@ t 2 $S "--replay: sidecar 'hex.meta.json': step_ms '0x28' is not one pacer-sim t
 t 2 $S "--replay: sidecar 'steps.meta.json': max_steps_per_frame '2.5' is not one pacer-sim takes" --replay steps.csv
 t 2 $S "--replay takes the costs from the log: drop --update-ms" --replay good_log.csv --update-ms 2
 t 2 $S "--replay takes the costs from the log: drop --trace-scale" --replay good_log.csv --trace-scale 2
+# The samples' other log formats are named, not read as broken native logs.
+printf 'Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,msInPresentAPI,msBetweenPresents\nx,1,0,VK,1,0,0,0.1,0.1,16.6\n' > pm.csv
+printf 'os,cpu,gpu,ram,kernel,driver,cpuscheduler\nLinux,,gpu,,,,\n' > mh.csv
+t 2 $S "pm.csv:1: a PresentMon log; this reads native pacing logs (--log-format native)" --replay pm.csv
+t 2 pacer-report "mh.csv:1: a MangoHud log; this reads native pacing logs (--log-format native)" mh.csv
 # With --compare every FILE.<policy>.csv is checked against the inputs.
 cp good_log.csv Z.adaptive.csv
 cp ok.csv T.flipcode.csv

@@ -399,7 +399,7 @@ int main(int argc, char** argv) {
     }
     try {
       const pacer::NativeLog log = pacer::read_native_log(in, o.replay);
-      for (const auto& w : log.warnings) std::fprintf(stderr, "pacer-sim: %s\n", w.c_str());
+      for (const auto& w : log.warnings) std::fprintf(stderr, "pacer-sim: warning: %s\n", w.c_str());
       if (log.records.empty()) {
         std::fprintf(stderr, "pacer-sim: --replay log '%s' has no frames\n", fpcli::printable(o.replay).c_str());
         return 2;

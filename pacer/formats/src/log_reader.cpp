@@ -63,6 +63,12 @@ NativeLogReader::NativeLogReader(std::istream& in, std::string_view source) : in
   if (!std::getline(in_, line_)) throw LogParseError(src_ + ":1: empty log (no header line)");
   if (line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);  // a UTF-8 byte order mark
   split_csv(line_, header_);
+  // The other formats the samples write (--log-format): named, not read as a broken native log.
+  const auto has = [&](std::string_view name) { return std::find(header_.begin(), header_.end(), name) != header_.end(); };
+  if (has("msBetweenPresents") || has("MsBetweenPresents"))
+    throw LogParseError(src_ + ":1: a PresentMon log; this reads native pacing logs (--log-format native)");
+  if (line_.rfind("os,cpu,gpu", 0) == 0)
+    throw LogParseError(src_ + ":1: a MangoHud log; this reads native pacing logs (--log-format native)");
   const auto wanted = native_columns();
   for (std::size_t c = 0; c < wanted.size(); ++c) {
     const auto it = std::find(header_.begin(), header_.end(), wanted[c]);
