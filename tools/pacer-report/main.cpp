@@ -97,6 +97,9 @@ int main(int argc, char** argv) {
       for (pacer::FrameRecord r; reader.next(r);) builder.add(r);
       for (const auto& w : reader.warnings()) std::fprintf(stderr, "pacer-report: warning: %s\n", w.c_str());
       report.push_back(builder.result());
+      if (warmup > 0 && report.back().frames > 0 && warmup >= report.back().frames)
+        std::fprintf(stderr, "pacer-report: warning: %s: the %lld-frame warm-up covers all %lld frames: no metrics\n",
+                     path.c_str(), warmup, static_cast<long long>(report.back().frames));
     } catch (const pacer::LogParseError& e) {
       return fail(usage_error(e.what()));
     }

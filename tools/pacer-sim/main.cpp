@@ -437,6 +437,9 @@ int main(int argc, char** argv) {
   sim.display_times = o.display_times.value_or(true);
   pacer::StatsOptions stats;
   stats.warmup_frames = o.warmup.value_or(has_display ? 60 : 0);
+  if (!o.quiet && stats.warmup_frames >= o.frames)  // the summary would be empty
+    std::fprintf(stderr, "pacer-sim: warning: the %lld-frame warm-up covers all %lld frames: no metrics (--warmup)\n",
+                 static_cast<long long>(stats.warmup_frames), static_cast<long long>(o.frames));
 
   // Each run streams: records go to the summary and the log as they complete, none is
   // kept, so memory is flat in --frames (the timeline, when asked for, is the exception).
