@@ -124,8 +124,7 @@ void Pacer::observe_display(std::int64_t frame, Nanos display) {
   // A host's bug, not a display: a time 200 days ahead stalled the loop that long (and one
   // near Nanos::max() hung the vblank grid's search).
   const bool unknown_frame = frame < 0 || frame >= next_frame_;
-  const bool not_yet = latest_ != Nanos::min() && display > latest_ &&
-                       display - latest_ > display_report_slack;
+  const bool not_yet = latest_ != Nanos::min() && display > latest_ && display - display_report_slack > latest_;
   if (unknown_frame || not_yet) {
     if (!checks_) return;
     throw std::logic_error("pacer protocol: observe_display(" + std::to_string(frame) + ", " +
