@@ -468,6 +468,13 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
         e{labels[i] + ": |animation error|", c, {}}, h{labels[i] + ": present issued - planned", c, {}};
     Series load{labels[i] + ": load_ms", "#333333", {}, true, 1.2, 0.9};
     p.width = 1.8;
+    // Lines of several logs share a chart: each drawn narrower than the one before, so one
+    // that coincides with an earlier one (two policies with the same intervals) leaves the
+    // earlier one's colour showing at its edges instead of hiding it.
+    const double under = logs.size() > 1 ? 1.6 * static_cast<double>(logs.size() - 1 - i) / static_cast<double>(logs.size() - 1) : 0.0;
+    s.width += under;
+    e.width += under;
+    h.width += under;
     ColumnThinner s_pts{on(interval_axis)}, p_pts{on(interval_axis)}, load_pts{on(interval_axis)},
         e_pts{on(interval_axis)}, h_pts{on(planned_axis)};
     pacer::RefreshHistogram refresh{refresh_period, max_histogram_bins};
@@ -523,7 +530,9 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
   std::optional<std::pair<double, std::string>> period;
   if (refresh_hz > 0) period = std::pair{1000.0 / refresh_hz, "refresh period (" + num(refresh_hz, 0) + " Hz)"};
   const bool several = logs.size() > 1;
-  const std::string many = several ? "One line per log, in its colour. " : "";
+  const std::string many = several ? "One line per log, in its colour, each narrower than the one before: where two "
+                                     "coincide, the earlier one's colour shows at the edges. "
+                                   : "";
 
   line_chart(out, "Frame interval", "run time (s)", "ms", interval_axis, {{"", "", shown}}, policies, period);
   out << "<p class=\"what\">" << many
