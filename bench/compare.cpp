@@ -157,7 +157,6 @@ std::vector<std::string> policies() {
 struct Run {
   std::string policy;
   pacer::Summary s;
-  double latency_p50_ms = 0;  ///< shown - cpu_start: how long before its display a frame starts
   fpbench::RunFacts facts;    ///< what its log says (bench/miss_reasons.hpp): the reasons of a miss
 };
 
@@ -173,14 +172,6 @@ struct Row {
     return nullptr;
   }
 };
-
-/// p50 of shown - cpu_start over the frames after the warm-up: the price of starting ahead.
-double latency_p50(const std::vector<pacer::FrameRecord>& records, std::int64_t warmup) {
-  std::vector<double> v;
-  for (std::size_t i = static_cast<std::size_t>(std::max<std::int64_t>(warmup, 0)); i < records.size(); ++i)
-    v.push_back(pacer::to_ms(pacer::shown_time(records[i]) - records[i].cpu_start));
-  return pacer::percentile(v, 50);
-}
 
 /// The five criteria for one row.
 struct Verdict {
@@ -231,8 +222,8 @@ Verdict judge(const Row& row) {
   v.best_stutters = best_stutters;
   v.fps = a.s.average_fps;
   v.fps_limit = 0.9 * capped.s.average_fps;
-  v.latency = a.latency_p50_ms;
-  v.latency_limit = capped.latency_p50_ms + row.period_ms;
+  v.latency = a.s.latency_p50_ms;
+  v.latency_limit = capped.s.latency_p50_ms + row.period_ms;
   v.dropped = a.s.dropped_ms;
   v.dropped_limit = std::max(0.005 * a.s.duration_ms, best_dropped);
   // A tolerance of a thousandth of a millisecond for values printed with three decimals.
@@ -429,7 +420,7 @@ bool run_suite(const std::vector<Workload>& workloads, std::uint64_t seed, std::
                                 [update_cost](std::int64_t, std::int64_t) { return update_cost; }};
           const pacer::SimRun run = pacer::simulate(*pacer, costs, frames, sim);
           const pacer::Summary summary = pacer::summarize(run.records, stats);
-          row.runs.push_back({p, summary, latency_p50(run.records, stats.warmup_frames),
+          row.runs.push_back({p, summary,
                               fpbench::facts_of(run.records, stats.warmup_frames, summary)});
           if (logs_dir.empty()) continue;
           std::string display_name = d;
@@ -565,7 +556,7 @@ void write_policies(std::ostringstream& md, const std::vector<Row>& rows, bool h
         fps.push_back(run->s.average_fps);
         anim.push_back(run->s.anim_error_p99_ms);
         stut.push_back(static_cast<double>(run->s.stutters));
-        lat.push_back(run->latency_p50_ms);
+        lat.push_back(run->s.latency_p50_ms);
         drop.push_back(run->s.dropped_ms);
       }
       if (fps.empty()) continue;
@@ -808,7 +799,7 @@ int main(int argc, char** argv) {
                       r.workload->name.c_str(), r.workload->held ? "held-out" : "tuning", r.scale, r.display.c_str(),
                       run.policy.c_str(), run.s.average_fps, run.s.anim_error_p99_ms, run.s.anim_error_max_ms,
                       static_cast<long long>(run.s.stutters), run.s.stutter_time_pct, run.s.interval_p99_ms,
-                      run.latency_p50_ms, run.s.dropped_ms, run.s.interval_changes_per_min);
+                      run.s.latency_p50_ms, run.s.dropped_ms, run.s.interval_changes_per_min);
         csv << line;
       }
     }

@@ -63,19 +63,12 @@ table="$out/table.md"
 } >"$table"
 failed=0
 # cells LOG: "fps p99-anim stutters latency-p50 dropped" of LOG after the 60-frame warm-up, from
-# one pacer-report table and latency below.
+# one pacer-report table (its latency p50 is the comparison's: pacer::Summary's for both).
 cells() {
   local text
   text=$("$report" --warmup 60 "$1")
   value_of() { grep -E "^$1 " <<<"$text" | awk '{print $NF}'; }
-  echo "$(value_of "average fps") $(value_of "\\|animation error\\| p99") $(value_of stutters) $(latency "$1") $(value_of dropped)"
-}
-# latency LOG: p50 (nearest rank) of shown - cpu_start after the warm-up, as the comparison
-# reads it (shown: display_ms, else present_ms).
-latency() {
-  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-           NR > 61 { s = $h["display_ms"] != "NA" ? $h["display_ms"] : $h["present_ms"]; print s - $h["cpu_start_ms"] }' "$1" |
-    sort -g | awk '{ v[NR] = $1 } END { i = int((NR * 50 + 99) / 100); if (i < 1) i = 1; printf "%.1f", v[i] }'
+  echo "$(value_of "average fps") $(value_of "\\|animation error\\| p99") $(value_of stutters) $(printf '%.1f' "$(value_of "latency p50")") $(value_of dropped)"
 }
 for trace in $traces; do
   [ -f "traces/$trace" ] || { echo "real_compare.sh: no trace 'traces/$trace'" >&2; exit 2; }

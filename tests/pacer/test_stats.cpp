@@ -45,6 +45,8 @@ TEST(Stats, IntervalsAnimationErrorAndLateness) {
   EXPECT_DOUBLE_EQ(s.anim_error_p99_ms, 4.0);
   // Lateness 0, 0.1, 0.2, 0.3, 0.4 ms: nearest-rank p50 = 0.2.
   EXPECT_NEAR(s.lateness_p50_ms, 0.2, 1e-12);
+  // Latency: each frame starts 2 ms before it is shown (no display time: its present).
+  EXPECT_DOUBLE_EQ(s.latency_p50_ms, 2.0);
   EXPECT_NEAR(s.lateness_p99_ms, 0.4, 1e-12);
   // Busy: over the loop's time from the first frame's start to the last's, the work of the
   // frames before the last (each lies between its start and the next): 4 renders of 2 ms.

@@ -365,6 +365,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> metric_rows(std::s
   add("|animation error| max (ms)", [](const auto& s) { return num(s.anim_error_max_ms, 3); });
   add("lateness p50 (ms)", [](const auto& s) { return num(s.lateness_p50_ms, 3); });
   add("lateness p99 (ms)", [](const auto& s) { return num(s.lateness_p99_ms, 3); });
+  add("latency p50 (ms)", [](const auto& s) { return num(s.latency_p50_ms, 3); });
   add("stutters", [](const auto& s) { return std::to_string(s.stutters); });
   add("stutter (% of time)", [](const auto& s) { return num(s.stutter_time_pct, 2); });
   add("P1 / P0.1 fps", [](const auto& s) { return num(s.p1_fps, 1) + " / " + num(s.p01_fps, 1); });

@@ -240,7 +240,7 @@ void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* s
         {"interval_mean_ms", m.interval_mean_ms}, {"interval_p50_ms", m.interval_p50_ms},
         {"interval_p99_ms", m.interval_p99_ms}, {"interval_max_ms", m.interval_max_ms},
         {"anim_error_p50_ms", m.anim_error_p50_ms}, {"anim_error_p99_ms", m.anim_error_p99_ms},
-        {"anim_error_max_ms", m.anim_error_max_ms}, {"lateness_p50_ms", m.lateness_p50_ms},
+        {"anim_error_max_ms", m.anim_error_max_ms}, {"lateness_p50_ms", m.lateness_p50_ms}, {"latency_p50_ms", m.latency_p50_ms},
         {"lateness_p99_ms", m.lateness_p99_ms}, {"stutters", static_cast<double>(m.stutters)},
         {"stutter_time_pct", m.stutter_time_pct}, {"p1_fps", m.p1_fps}, {"p01_fps", m.p01_fps},
         {"low1_fps", m.low1_fps}, {"low01_fps", m.low01_fps}, {"busy_share", m.busy_share},

@@ -113,6 +113,7 @@ void SummaryBuilder::add(const FrameRecord& r) {
   if (seen_++ < options_.warmup_frames) return;
   const bool first = s_.frames++ == 0;
   lateness_.add(to_ms(r.cpu_start - r.planned_start));
+  latency_.add(to_ms(shown_time(r) - r.cpu_start));
   // A frame's work and waits lie between its start and the next frame's: counted once the
   // next frame has started, over the loop's time from the first start to the last.
   if (first) first_start_ = r.cpu_start;
@@ -186,6 +187,7 @@ Summary SummaryBuilder::result() const {
   }
   s.lateness_p50_ms = lateness_.percentile(50);
   s.lateness_p99_ms = lateness_.percentile(99);
+  s.latency_p50_ms = latency_.percentile(50);
   return s;
 }
 

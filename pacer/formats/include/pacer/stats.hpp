@@ -42,6 +42,7 @@ struct Summary {
   double interval_mean_ms = 0, interval_p50_ms = 0, interval_p99_ms = 0, interval_max_ms = 0;
   double anim_error_p50_ms = 0, anim_error_p99_ms = 0, anim_error_max_ms = 0;  ///< of |animation error|
   double lateness_p50_ms = 0, lateness_p99_ms = 0;
+  double latency_p50_ms = 0;  ///< p50 of shown - cpu_start: how long before its display a frame starts
   std::int64_t stutters = 0;
   double stutter_time_pct = 0;    ///< time in stuttering intervals, % of the run
   double p1_fps = 0, p01_fps = 0;  ///< 1% / 0.1% percentile fps (99th / 99.9th percentile frame time)
@@ -134,7 +135,7 @@ class SummaryBuilder {
   double pending_busy_ms_ = 0, pending_wait_ms_ = 0;  ///< the latest frame's, counted when the next starts
   Nanos first_start_{0}, last_start_{0};
   StutterDetector stutter_;
-  QuantileSketch intervals_, anim_errors_, lateness_;
+  QuantileSketch intervals_, anim_errors_, lateness_, latency_;
 };
 
 /// Presentation time used by the metrics: display where known, else present.
