@@ -444,24 +444,48 @@ bool run_suite(const std::vector<Workload>& workloads, std::uint64_t seed, std::
 
 int usage(const std::string& why) { return fpcli::usage_error("compare", why); }
 
-/// The held-out cells (display x trace scale) where fewer than 90% of the rows meet all five
-/// criteria, the goal's per-cell reading: "vrr:48-144 x1.0 (26 of 29)", or "none".
-std::string held_cells_under_goal(const std::vector<Row>& rows) {
-  std::map<std::pair<std::size_t, std::size_t>, std::pair<int, int>> cells;  // (display, scale) -> met, total
+/// Per display x trace scale ("fifo:60 x0.5"), the rows of one half meeting all five
+/// criteria and the rows.
+std::map<std::string, std::pair<int, int>> cell_counts(const std::vector<Row>& rows, bool held) {
+  std::map<std::string, std::pair<int, int>> cells;
   for (const auto& r : rows) {
-    if (!r.workload->held) continue;
-    const auto d = static_cast<std::size_t>(std::find(kDisplays.begin(), kDisplays.end(), r.display) - kDisplays.begin());
-    const auto s = static_cast<std::size_t>(std::find(kScales.begin(), kScales.end(), r.scale) - kScales.begin());
-    auto& c = cells[{d, s}];
+    if (r.workload->held != held) continue;
+    auto& c = cells[r.display + " " + scale_text(r.scale)];
     ++c.second;
     if (judge(r).met()) ++c.first;
   }
+  return cells;
+}
+
+/// The held-out cells where fewer than 90% of the rows meet all five criteria, the goal's
+/// per-cell reading, in the tables' order: "vrr:48-144 x1.0 (26 of 29)", or "none".
+std::string held_cells_under_goal(const std::vector<Row>& rows) {
+  const auto cells = cell_counts(rows, true);
   std::string out;
-  for (const auto& [key, c] : cells)
-    if (10 * c.first < 9 * c.second)
-      out += (out.empty() ? "" : ", ") + kDisplays[key.first] + " " + scale_text(kScales[key.second]) + " (" +
-             std::to_string(c.first) + " of " + std::to_string(c.second) + ")";
+  for (const auto& d : kDisplays)
+    for (const double scale : kScales)
+      if (const auto it = cells.find(d + " " + scale_text(scale)); it != cells.end() && 10 * it->second.first < 9 * it->second.second)
+        out += (out.empty() ? "" : ", ") + it->first + " (" + std::to_string(it->second.first) + " of " +
+               std::to_string(it->second.second) + ")";
   return out.empty() ? "none" : out;
+}
+
+/// One seed's line of the other-seeds table.
+struct SeedCounts {
+  std::uint64_t seed;
+  int held_met = 0, tuning_met = 0, held_peer_lower = 0;
+  std::string cells_under_goal;
+};
+
+SeedCounts count_seed(std::uint64_t seed, const std::vector<Row>& rows) {
+  SeedCounts c{seed, 0, 0, 0, held_cells_under_goal(rows)};
+  for (const auto& r : rows) {
+    const Verdict v = judge(r);
+    if (!v.met()) continue;
+    ++(r.workload->held ? c.held_met : c.tuning_met);
+    if (r.workload->held && !v.beats_peers) ++c.held_peer_lower;
+  }
+  return c;
 }
 
 /// The tables of one half: counts per display x scale, every row, the misses with reasons.
@@ -471,17 +495,13 @@ void write_half(std::ostringstream& md, const char* title, const std::vector<Row
     if (r.workload->held == held) mine.push_back(&r);
   std::set<std::string> names;
   for (const Row* r : mine) names.insert(r->workload->name);
-  int met = 0, beat = 0, met_rows = 0;
-  std::map<std::string, std::pair<int, int>> by_cell;  // "display xS" -> met, total
+  int met = 0, beat = 0;
+  auto by_cell = cell_counts(rows, held);  // "display xS" -> met, total
   std::map<std::string, int> miss_by_criterion;
   for (const Row* r : mine) {
     const Verdict v = judge(*r);
-    auto& cell = by_cell[r->display + " " + scale_text(r->scale)];
-    ++cell.second;
     if (v.met()) {
       ++met;
-      ++cell.first;
-      ++met_rows;
       if (v.beats_peers) ++beat;
     }
     for (const auto& [c, ok] : v.criteria())
@@ -496,7 +516,7 @@ void write_half(std::ostringstream& md, const char* title, const std::vector<Row
                 total > 0 ? 100.0 * met / total : 0.0);
   md << line;
   if (!kPeers.empty() && pacer::is_policy_name(kPeers.front()))
-    md << " Adaptive's p99 animation error is below both peers' on " << beat << " of the " << met_rows << " rows it meets.";
+    md << " Adaptive's p99 animation error is below both peers' on " << beat << " of the " << met << " rows it meets.";
   md << "\n\nMisses by criterion (a row may miss several):";
   for (const char* c : {"anim", "stutter", "fps", "latency", "dropped"}) md << " " << c << " " << miss_by_criterion[c] << ";";
   md << "\n\n| display | ";
@@ -698,24 +718,13 @@ int main(int argc, char** argv) {
   }
 
   // The same suite on other seeds (waiter wake errors and the synthetic shapes' draws change).
-  struct SeedCounts {
-    std::uint64_t seed;
-    int held_met, tuning_met, held_peer_lower;
-    std::string cells_under_goal;
-  };
   std::vector<SeedCounts> met_by_seed;
   for (std::uint64_t other = 1; other <= other_seeds; ++other) {
     std::vector<Row> other_rows;
     // Kept alive while the rows are read: each row points at its workload.
     const std::vector<Workload> other_workloads = workloads_for(other);
     if (!run_suite(other_workloads, other, frames, "", other_rows)) return 1;
-    SeedCounts c{other, 0, 0, 0, held_cells_under_goal(other_rows)};
-    for (const auto& r : other_rows) {
-      const Verdict v = judge(r);
-      if (!v.met()) continue;
-      ++(r.workload->held ? c.held_met : c.tuning_met);
-      if (r.workload->held && !v.beats_peers) ++c.held_peer_lower;
-    }
+    SeedCounts c = count_seed(other, other_rows);
     std::printf("seed %llu: held-out %d, tuning %d rows meet all five; held-out cells under 90%%: %s\n",
                 static_cast<unsigned long long>(other), c.held_met, c.tuning_met, c.cells_under_goal.c_str());
     met_by_seed.push_back(std::move(c));
@@ -774,16 +783,12 @@ int main(int argc, char** argv) {
        << " (the waiter's wake errors and the synthetic shapes' draws change; the traces do not).\n\n"
        << "| seed | held-out rows meeting all five | held-out cells under 90% (display, scale) | held-out rows met "
           "with a peer's p99 anim lower | tuning rows meeting all five |\n|---|---|---|---|---|\n";
-    md << "| " << seed << " (above) | " << counts[1][1] << " | " << held_cells_under_goal(rows) << " | "
-       << std::count_if(rows.begin(), rows.end(),
-                        [](const Row& r) {
-                          const Verdict v = judge(r);
-                          return r.workload->held && v.met() && !v.beats_peers;
-                        })
-       << " | " << counts[0][1] << " |\n";
-    for (const auto& c : met_by_seed)
-      md << "| " << c.seed << " | " << c.held_met << " | " << c.cells_under_goal << " | " << c.held_peer_lower << " | "
+    met_by_seed.insert(met_by_seed.begin(), count_seed(seed, rows));
+    for (std::size_t i = 0; i < met_by_seed.size(); ++i) {
+      const SeedCounts& c = met_by_seed[i];
+      md << "| " << c.seed << (i == 0 ? " (above)" : "") << " | " << c.held_met << " | " << c.cells_under_goal << " | " << c.held_peer_lower << " | "
          << c.tuning_met << " |\n";
+    }
   }
 
   // Every run's metrics, as CSV beside the page.
