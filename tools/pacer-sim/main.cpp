@@ -231,11 +231,14 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
     return UsageError{"--replay: sidecar '" + fpcli::printable(path) + "': " + key + " '" + fpcli::printable(value) +
                       "' is not one pacer-sim takes; give the flag instead"};
   };
+  const auto flag = [&](const std::string& key, const std::string& value) {
+    if (value != "true" && value != "false") throw bad(key, value);
+    return value == "true";
+  };
   // A render thread's log holds the simulation thread's part of each frame (docs/render-thread.md):
   // the simulator has no render thread to replay the rest on.
   if (const auto v = pacer::run_metadata_value(json, "render_thread")) {
-    if (*v != "true" && *v != "false") throw bad("render_thread", *v);
-    if (*v == "true")
+    if (flag("render_thread", *v))
       throw UsageError{"--replay: '" + fpcli::printable(o.replay) + "' is a --render-thread run (its sidecar says so); "
                        "the simulator has no render thread to replay it on"};
   }
@@ -258,11 +261,13 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
   }
   if (const auto v = pacer::run_metadata_value(json, "step_ms"); v && !given("--step-ms"))
     o.config.sim.step = pacer::from_ms(number("step_ms", *v, 0.001, kMaxMs));
-  if (const auto v = pacer::run_metadata_value(json, "max_steps_per_frame"); v && !given("--max-steps")) {
-    const double n = number("max_steps_per_frame", *v, 1, 10'000);
-    if (n != std::floor(n)) throw bad("max_steps_per_frame", *v);
-    o.config.sim.max_steps_per_frame = static_cast<int>(n);
-  }
+  const auto whole = [&](const std::string& key, const std::string& value, int lo, int hi) {
+    const double n = number(key, value, lo, hi);
+    if (n != std::floor(n)) throw bad(key, value);
+    return static_cast<int>(n);
+  };
+  if (const auto v = pacer::run_metadata_value(json, "max_steps_per_frame"); v && !given("--max-steps"))
+    o.config.sim.max_steps_per_frame = whole("max_steps_per_frame", *v, 1, 10'000);
   if (const auto v = pacer::run_metadata_value(json, "initial_interval_ms"); v && !given("--interval-ms"))
     o.interval_ms = number("initial_interval_ms", *v, 0.01, kMaxMs);
   if (const auto v = pacer::run_metadata_value(json, "waiter"); v && !given("--waiter")) {
@@ -271,19 +276,12 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
     o.waiter = *kind;
   }
   // The pacing flags the run was given (sidecars before these keys: give the flags again).
-  const auto flag = [&](const std::string& key, const std::string& value) {
-    if (value != "true" && value != "false") throw bad(key, value);
-    return value == "true";
-  };
   if (const auto v = pacer::run_metadata_value(json, "debt"); v && !given("--debt")) {
     if (*v != "keep" && *v != "discard") throw bad("debt", *v);
     o.config.sim.debt = *v == "keep" ? pacer::DebtPolicy::keep : pacer::DebtPolicy::discard;
   }
-  if (const auto v = pacer::run_metadata_value(json, "pipeline_frames"); v && !given("--pipeline-frames")) {
-    const double n = number("pipeline_frames", *v, 1, 8);
-    if (n != static_cast<double>(static_cast<int>(n))) throw bad("pipeline_frames", *v);
-    o.config.adaptive.pipeline_frames = static_cast<int>(n);
-  }
+  if (const auto v = pacer::run_metadata_value(json, "pipeline_frames"); v && !given("--pipeline-frames"))
+    o.config.adaptive.pipeline_frames = whole("pipeline_frames", *v, 1, 8);
   if (const auto v = pacer::run_metadata_value(json, "shrink"); v && !given("--no-shrink") && !flag("shrink", *v))
     o.config.adaptive.shrink = false;
   if (const auto v = pacer::run_metadata_value(json, "even_cadence"); v && !given("--even-cadence") && flag("even_cadence", *v))
