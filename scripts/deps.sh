@@ -4,12 +4,13 @@
 #                                             CLI11 (flag tables), nlohmann-json (JSON outputs),
 #                                             git + pkg-config (the consumer tests)
 #                                        all (default): plus Vulkan, GLFW, spdlog, lavapipe, Xvfb,
-#                                             xdotool (key presses in the Vulkan tests)
+#                                             xdotool (key presses in the Vulkan tests), Xlib headers
+#                                             (renderer.hpp's example closes its window as a user does)
 #                                        fuzz: core plus clang 14 and its libFuzzer runtime
 set -euo pipefail
 core=(g++ cmake make git pkg-config libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev)
 graphics=(libvulkan-volk-dev libvulkan-dev libglfw3-dev libspdlog-dev glslang-tools
-          mesa-vulkan-drivers vulkan-validationlayers xvfb xauth xdotool)
+          mesa-vulkan-drivers vulkan-validationlayers xvfb xauth xdotool libx11-dev)
 fuzz=(clang-14 libclang-rt-14-dev)
 want=("${core[@]}")
 case "${1:-all}" in

@@ -1,9 +1,9 @@
 // header: engine/include/engine/app.hpp
 // links: framepacer::engine
-// run: no
+// run: vulkan --headless --frames 60
 // The usage example of engine/app.hpp, word for word between the two marks: a whole program
-// around a small scene, built and linked here; not run, as run_app opens a window on a Vulkan
-// device (by hand: --help exits 0; --headless --frames 60 renders offscreen and exits 0).
+// around a small scene. Run with the arguments above where there is a Vulkan device (lavapipe in
+// the tests): it renders 60 frames offscreen and exits 0 (without them it opens a window).
 #include "engine/app.hpp"
 
 struct MyScene final : engine::Scene {  // the game's: one still circle

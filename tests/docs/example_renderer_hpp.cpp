@@ -1,19 +1,90 @@
 // header: renderer/include/renderer/renderer.hpp
-// links: framepacer::renderer
-// run: no
+// links: framepacer::renderer X11::X11
+// run: vulkan
 // The usage example of renderer/renderer.hpp, word for word between the two marks, with the
-// header it names: a mailbox window drawing one circle until it is closed. Built here, not
-// run: it needs a display and a Vulkan device (run by hand, it draws until the window closes).
+// header it names: a mailbox window drawing one circle until it is closed. Run where there is a
+// Vulkan device and an X display (lavapipe under Xvfb in the tests): a second X connection
+// waits until the circle's colour is in the window's middle (30 s at most), then closes the
+// window as a window manager does when its close box is clicked (WM_DELETE_WINDOW); it exits 0
+// once the loop ended with the circle seen on screen.
 #include <GLFW/glfw3.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <thread>
 #include <vector>
 
 #include "renderer/renderer.hpp"
 
+namespace {
+
+// The window named `name` at or under `w`, or 0.
+Window find_named(Display* x, Window w, const char* name) {
+  char* got = nullptr;
+  if (XFetchName(x, w, &got) != 0 && got != nullptr) {
+    const bool match = std::strcmp(got, name) == 0;
+    XFree(got);
+    if (match) return w;
+  }
+  Window root = 0, parent = 0;
+  Window* children = nullptr;
+  unsigned int count = 0;
+  if (XQueryTree(x, w, &root, &parent, &children, &count) == 0) return 0;
+  Window found = 0;
+  for (unsigned int i = 0; i < count && found == 0; ++i) found = find_named(x, children[i], name);
+  if (children != nullptr) XFree(children);
+  return found;
+}
+
+// Whether the pixel at the window's middle is the circle's orange (0xff8000).
+bool circle_shown(Display* x, Window w) {
+  XWindowAttributes a;
+  if (XGetWindowAttributes(x, w, &a) == 0 || a.map_state != IsViewable) return false;
+  XImage* image = XGetImage(x, w, a.width / 2, a.height / 2, 1, 1, AllPlanes, ZPixmap);
+  if (image == nullptr) return false;
+  const unsigned long pixel = XGetPixel(image, 0, 0);
+  XDestroyImage(image);
+  return (pixel & 0xffffffUL) == 0xff8000UL;
+}
+
+// The user's side: wait (up to 30 s) for the circle on screen, then close the window "demo"
+// (also when the circle never came: the loop then ends and main reports it).
+void close_when_drawn(std::atomic<bool>& seen, const std::atomic<bool>& stop) {
+  Display* x = XOpenDisplay(nullptr);
+  if (x == nullptr) return;
+  Window w = 0;
+  for (int i = 0; i < 300 && !stop.load() && !seen.load(); ++i) {
+    if (w == 0) w = find_named(x, DefaultRootWindow(x), "demo");
+    if (w != 0 && circle_shown(x, w)) seen = true;
+    else std::this_thread::sleep_for(std::chrono::milliseconds{100});
+  }
+  if (w != 0 && !stop.load()) {
+    XEvent e{};
+    e.xclient.type = ClientMessage;
+    e.xclient.window = w;
+    e.xclient.message_type = XInternAtom(x, "WM_PROTOCOLS", False);
+    e.xclient.format = 32;
+    e.xclient.data.l[0] = static_cast<long>(XInternAtom(x, "WM_DELETE_WINDOW", False));
+    e.xclient.data.l[1] = CurrentTime;
+    XSendEvent(x, w, False, NoEventMask, &e);
+    XFlush(x);
+  }
+  XCloseDisplay(x);
+}
+
+}  // namespace
+
 int main() {
   if (glfwInit() != GLFW_TRUE) return 1;
   const std::vector<renderer::Circle> circles{{640, 360, 40, 0xff8000ffu}};
+  std::atomic<bool> seen{false};
+  std::atomic<bool> stop{false};
+  std::thread user{close_when_drawn, std::ref(seen), std::cref(stop)};
+  int code = 0;
   try {
 // [example]
 glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);   // GLFW/glfw3.h
@@ -34,14 +105,17 @@ while (!glfwWindowShouldClose(window)) {
   if (id != 0) gpu->wait_for_present(id, std::chrono::milliseconds{100});  // optional: until it is shown
 }
 // [example]
-    std::printf("%llu frames drawn\n", static_cast<unsigned long long>(gpu->frames_drawn()));
+    std::printf("%llu frames drawn, the circle %s\n", static_cast<unsigned long long>(gpu->frames_drawn()),
+                seen ? "seen in the window" : "never seen");
+    if (!seen) code = 1;
     gpu.reset();
     glfwDestroyWindow(window);
   } catch (const renderer::Error& e) {
     std::printf("%s\n", e.what());
-    glfwTerminate();
-    return 1;
+    code = 1;
   }
+  stop = true;
+  user.join();
   glfwTerminate();
-  return 0;
+  return code;
 }

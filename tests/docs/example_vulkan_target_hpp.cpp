@@ -1,9 +1,9 @@
 // header: engine/include/engine/vulkan_target.hpp
 // links: framepacer::engine framepacer::renderer
-// run: no
+// run: vulkan
 // The usage example of engine/vulkan_target.hpp, word for word between the two marks, with the
-// headers it names: 30 frames drawn offscreen (window nullptr) by the renderer. Built here, not
-// run: it needs a Vulkan device (run by hand, it exits 0 once the renderer drew all 30).
+// headers it names: 30 frames drawn offscreen (window nullptr) by the renderer. Run where there
+// is a Vulkan device (lavapipe in the tests): it exits 0 once the renderer drew all 30.
 #include <cstdio>
 
 #include "engine/loop.hpp"

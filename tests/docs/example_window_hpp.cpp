@@ -1,9 +1,9 @@
 // header: engine/include/engine/window.hpp
 // links: framepacer::engine
-// run: no
+// run: vulkan
 // The usage example of engine/window.hpp, word for word between the two marks, with the header
-// it names: a loop on a manual clock polls the window for 3 frames. Built here, not run: it
-// needs a display (run by hand, it exits 0 once 3 frames ran with the window open).
+// it names: a loop on a manual clock polls the window for 3 frames. Run where there is a display
+// (Xvfb in the tests): it exits 0 once 3 frames ran with the window open.
 #include <cstdio>
 #include <stdexcept>
 
