@@ -245,6 +245,31 @@ TEST(StateMachine, EnterMixedWhenWholePeriodsLoseTooMuchOfTheRate) {
   EXPECT_GT(one, 50) << "faster than whole periods' 50 fps";
 }
 
+TEST(StateMachine, TheMixedCadenceHoldsAFrameRateCapLongerThanAPeriod) {
+  // A 60 fps cap (min_interval) on a 144 Hz FIFO: 2 ms renders whole periods would show at
+  // 48 fps (3 periods), so the cadence goes mixed, and a mixed frame goes to the first
+  // vblank it can make, which ran at 144 fps, past the cap. Under the cap each frame is
+  // shown at the first vblank at or after an ideal time 16.667 ms after the previous
+  // one's: 2 and 3 periods mixed, 60 fps on average, each frame's world its display time.
+  const std::vector<Nanos> load(1200, 2_ms);
+  AdaptivePolicy::Cadence cadence{};
+  const Traced t = run_on("fifo:144", [](AdaptiveConfig& c) { c.min_interval = Nanos{16'666'667}; }, load, &cadence);
+  EXPECT_EQ(cadence, AdaptivePolicy::Cadence::mixed);
+  const Nanos p144{6'944'444};
+  std::int64_t two = 0, three = 0;
+  for (std::size_t i = 601; i < t.run.records.size(); ++i) {
+    const Nanos gap = *t.run.records[i].display - *t.run.records[i - 1].display;
+    const std::int64_t n = (gap.count() + p144.count() / 2) / p144.count();  // whole periods
+    two += n == 2 ? 1 : 0;
+    three += n == 3 ? 1 : 0;
+    EXPECT_EQ(anim_error(t.run, i), 0_ms) << i;
+  }
+  EXPECT_EQ(two + three, 599) << "every gap is 2 or 3 periods";
+  // 2.4 periods on average: 3 of every 5 gaps are 2 periods, 2 are 3.
+  EXPECT_NEAR(static_cast<double>(two) / 599.0, 0.6, 0.01);
+  EXPECT_NEAR(mean_gap_ms(t.run, 600, t.run.records.size()), 16.667, 0.05);
+}
+
 TEST(StateMachine, AFreeDisplaysEvenIntervalFiveToTenPercentOverTheMeanGoesMixed) {
   // Immediate (a free display): the first frame, 16.7 ms of render, widens the interval to
   // 1.2 x its cost, about 20.6 ms, and the p95 busy time x 1.2 (about 22.4 ms) never lets it

@@ -515,7 +515,19 @@ void AdaptivePolicy::plan_next_frame() {
   const Nanos gap = grid ? period_ : config_.min_interval;
   // Mixed cadence on a fixed refresh: the earliest vblank after this one; the pushes
   // below move it to the first vblank the frame can make. Otherwise one interval on.
-  const Nanos due = cadence_ == Cadence::mixed && grid ? display_cur_ + period_ : display_cur_ + interval_;
+  Nanos due = cadence_ == Cadence::mixed && grid ? display_cur_ + period_ : display_cur_ + interval_;
+  // ... and under a frame-rate cap longer than a period (min_interval: 60 fps on a 144 Hz
+  // panel), the first vblank at or after an ideal time that moves min_interval per frame:
+  // whole periods mixed so that they average the cap (2 and 3 periods at 144 Hz). A frame
+  // shown a period or more after its ideal moves it, so the frames after it do not run
+  // faster than the cap to make up for it.
+  if (cadence_ == Cadence::mixed && grid && config_.min_interval > period_) {
+    const Nanos base = cap_ideal_ == Nanos::min() ? shown : std::max(cap_ideal_, shown - period_ + Nanos{1});
+    cap_ideal_ = base + config_.min_interval;
+    due = std::max(due, grid_at_or_after(cap_ideal_));
+  } else {
+    cap_ideal_ = Nanos::min();
+  }
   // On a grid these are vblanks plus whole periods: each stands for its vblank.
   display_next_ = grid ? std::max({grid_snap(due), grid_snap(shown + gap), grid_snap(late_floor_)})
                        : std::max({due, shown + gap, late_floor_});

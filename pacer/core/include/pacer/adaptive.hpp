@@ -268,6 +268,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos start_next_{0};      ///< planned start of the next frame
   Nanos shown_prev_{0};      ///< when the previous frame is (expected to be) shown
   Nanos late_floor_{0};      ///< no frame planned before this (displays seen late)
+  Nanos cap_ideal_{Nanos::min()};  ///< the mixed cadence under a cap: the next frame's ideal display (min: none)
   Nanos render_end_{0};
   Nanos present_at_{-1};     ///< the current frame's planned present (FramePlan::present_at)
   bool off_thread_ = false;  ///< renders run on a render thread (set_render_off_thread)

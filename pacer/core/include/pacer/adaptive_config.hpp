@@ -16,7 +16,8 @@ namespace pacer {
 struct AdaptiveConfig {
   /// The interval the first frame is planned with: 1/60 s ("a nice high starting interval").
   Nanos initial_interval{16'666'667};
-  /// Frame-rate cap: the interval never shrinks below this (240 fps).
+  /// Frame-rate cap: the interval never shrinks below this (240 fps); in the mixed cadence
+  /// on a grid, frames average it in whole periods (2 and 3 for 60 fps at 144 Hz).
   Nanos min_interval{4'166'667};
   /// Frame-rate floor: the interval never widens past this (10 fps).
   Nanos max_interval{100'000'000};
