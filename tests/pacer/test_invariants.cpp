@@ -36,6 +36,8 @@ class EveryPolicy : public ::testing::TestWithParam<std::string_view> {};
 /// Drives the protocol by hand so the rules can be checked between the calls.
 struct Checked {
   std::vector<FrameRecord> records;
+  std::vector<Nanos> plan_intervals;   ///< FramePlan::interval, by frame
+  std::vector<Nanos> start_intervals;  ///< Pacer::interval() right after begin_frame, by frame
   bool world_changed_by_render = false;
   bool conservation_held = true;
   std::string first_violation;
@@ -46,7 +48,8 @@ Checked drive(Pacer& p, std::int64_t frames) {
   Nanos now = 5_ms;  // the run does not start at zero
   std::int64_t updates = 0;
   for (std::int64_t f = 0; f < frames; ++f) {
-    p.begin_frame(now);
+    out.plan_intervals.push_back(p.begin_frame(now).interval);
+    out.start_intervals.push_back(p.interval());
     if (auto r = p.take_record()) out.records.push_back(*r);
     const Nanos before_prev = p.clock().previous(), before_curr = p.clock().current();
     const std::int64_t before_steps = p.clock().steps();
@@ -118,6 +121,19 @@ TEST_P(EveryPolicy, NoTimeIsLost) {
   EXPECT_EQ(dropped, p->clock().dropped());
   if (GetParam() != "accumulator" && GetParam() != "accumulator-capped" && GetParam() != "variable") {
     EXPECT_GT(dropped, 0_ms) << "the 400 ms stall must drop time";
+  }
+}
+
+TEST_P(EveryPolicy, ThePlanCarriesTheIntervalInForceAtTheFramesStart) {
+  // FramePlan::interval (engine::FrameInfo::interval) is the interval in force at the frame's
+  // start, Pacer::interval() then (the record's interval_ms is the one after the frame's
+  // decisions): it was never set (always 0).
+  auto p = make_pacer(GetParam(), config());
+  const Checked run = drive(*p, 400);
+  ASSERT_EQ(run.plan_intervals.size(), 400u);
+  for (std::size_t f = 0; f < run.plan_intervals.size(); ++f) EXPECT_EQ(run.plan_intervals[f], run.start_intervals[f]) << f;
+  if (GetParam() == "adaptive" || GetParam() == "accumulator-capped") {
+    EXPECT_GT(run.plan_intervals.back(), 0_ms);
   }
 }
 

@@ -162,6 +162,7 @@ FramePlan Pacer::begin_frame(Nanos now) {
   record_.planned_start = plan.planned_start;
   if (plan.present_at >= Nanos::zero()) record_.present_planned = plan.present_at;
   record_.interval = frame_interval();
+  plan.interval = record_.interval;
   record_.sim_previous = plan.sim_previous;
   record_.sim_current = plan.sim_current;
   record_.alpha = plan.alpha;
