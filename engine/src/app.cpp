@@ -397,7 +397,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
                             {"waiter_late_max_ms", pacer::to_ms(ws.max_late)}};
     log->finish(&s);
     lg->info("summary: {} frames in {:.2f} s, {}", result.frames, pacer::to_ms(result.duration) / 1000.0,
-                 StatusReporter::status_line(s, loop.pacer()->interval()));
+                 StatusReporter::status_line(s, loop.pacer() ? loop.pacer()->interval() : Nanos{0}));
     lg->info("summary: p50 |anim err| {:.3f} ms, lateness p50 {:.3f} ms p99 {:.3f} ms, stutter {:.2f}% of time, "
                  "busy {:.1f}%, waiting {:.1f}%",
                  s.anim_error_p50_ms, s.lateness_p50_ms, s.lateness_p99_ms, s.stutter_time_pct, 100 * s.busy_share,
