@@ -32,9 +32,11 @@
 // 2 on a usage error; 1 when a trace cannot be read or an output written.
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -599,6 +601,7 @@ int main(int argc, char** argv) {
   std::int64_t frames = 3600;
   std::uint64_t seed = 7;
   std::uint64_t other_seeds = 0;
+  std::string knobs_given;
   {
     // The flag table (CLI11, engine/cli.hpp): --help and --version exit 0, a usage error is
     // one line, exit 2.
@@ -646,10 +649,16 @@ int main(int argc, char** argv) {
       if (eq == std::string::npos || !std::isfinite(value) || !apply_knob(probe, k.substr(0, eq), value))
         return usage("--adaptive: '" + k + "' is not a known NAME=NUMBER");
       g_knobs.emplace_back(k.substr(0, eq), value);
+      knobs_given += ' ' + k;  // as given, for the page's command
     }
     out_given = app.count("--out") > 0;
   }
 
+  {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(traces_dir, ec))  // the default is not checked by the flag
+      return usage("--traces: '" + fpcli::printable(traces_dir) + "' is not a folder (run from the repository root, or give --traces DIR)");
+  }
   std::vector<Workload> traces;
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(traces_dir))
@@ -682,11 +691,39 @@ int main(int argc, char** argv) {
     });
     return all;
   };
+  // The page and its CSV are written after the whole suite: refuse what cannot be written now.
+  const bool partial = !only.empty() || half != "all" || !g_knobs.empty() || no_synthetic || all_held_out;
+  const std::string csv_path = std::filesystem::path(out_path).replace_extension(".csv").string();
+  if (out_given || !partial) {
+    const auto same = [](const std::string& a, const std::string& b) {
+      std::error_code e1, e2;
+      return std::filesystem::weakly_canonical(a, e1) == std::filesystem::weakly_canonical(b, e2) && !e1 && !e2;
+    };
+    if (same(out_path, csv_path))
+      return usage("--out: '" + fpcli::printable(out_path) + "' would be its own CSV (the runs' CSV is written beside it as NAME.csv): give a .md name");
+    for (const auto& file : files)
+      if (same(csv_path, file))
+        return usage("--out: its CSV '" + fpcli::printable(csv_path) + "' is an input trace of --traces");
+    for (const std::string& path : {out_path, csv_path}) {
+      std::error_code ec;
+      const bool existed = std::filesystem::exists(path, ec);
+      if (existed && !std::filesystem::is_regular_file(path, ec))
+        return usage("--out: '" + fpcli::printable(path) + "' is not a regular file");
+      errno = 0;
+      std::ofstream probe{path, std::ios::out | std::ios::app};  // creates, never truncates
+      if (!probe) {
+        std::fprintf(stderr, "compare: cannot write '%s': %s\n", path.c_str(), std::strerror(errno != 0 ? errno : EIO));
+        return 1;
+      }
+      probe.close();
+      if (!existed) std::filesystem::remove(path, ec);
+    }
+  }
   const std::vector<Workload> main_workloads = workloads_for(seed);
   if (main_workloads.empty())
     return usage(no_synthetic && only.empty() && half == "all"
                      ? "no trace in '" + fpcli::printable(traces_dir) + "' (and --no-synthetic)"
-                     : "no workload matches --only " + only + " in --half " + half +
+                     : "no workload matches" + (only.empty() ? std::string{} : " --only " + only) + " in --half " + half +
                            (no_synthetic ? " with --no-synthetic" : ""));
   if (!logs_dir.empty()) {
     std::error_code ec;
@@ -729,7 +766,7 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(other), c.held_met, c.tuning_met, c.cells_under_goal.c_str());
     met_by_seed.push_back(std::move(c));
   }
-  if ((!only.empty() || half != "all" || !g_knobs.empty() || no_synthetic || all_held_out) && !out_given) return 0;  // a partial suite does not replace the results
+  if (partial && !out_given) return 0;  // a partial suite does not replace the results
 
   std::ostringstream md;
   std::size_t held_workloads = 0;
@@ -739,9 +776,11 @@ int main(int argc, char** argv) {
      << "```\nbuild/bench/compare --traces " << traces_dir << " --out " << out_path << " --frames " << frames << " --seed "
      << seed;
   if (half != "all") md << " --half " << half;
+  if (!only.empty()) md << " --only " << only;
   if (no_synthetic) md << " --no-synthetic";
   if (all_held_out) md << " --all-held-out";
   if (other_seeds > 0) md << " --other-seeds " << other_seeds;
+  if (!knobs_given.empty()) md << " --adaptive" << knobs_given;
   md << "\n```\n\n"
      << "Every run is " << frames << " frames; metrics skip a 60-frame warm-up (definitions: docs/log-format.md). "
      << "Fixed step 5 ms with a cap of 0.25 s of simulation per frame for every policy, update 0.5 ms per step, "
@@ -792,7 +831,6 @@ int main(int argc, char** argv) {
   }
 
   // Every run's metrics, as CSV beside the page.
-  const std::string csv_path = std::filesystem::path(out_path).replace_extension(".csv").string();
   {
     std::ofstream csv{csv_path, std::ios::out | std::ios::trunc};
     csv << "workload,half,scale,display,policy,avg_fps,anim_p99_ms,anim_max_ms,stutters,stutter_time_pct,"
@@ -809,7 +847,7 @@ int main(int argc, char** argv) {
       }
     }
     if (!csv.flush()) {
-      std::fprintf(stderr, "compare: cannot write '%s'\n", csv_path.c_str());
+      std::fprintf(stderr, "compare: cannot write '%s': %s\n", csv_path.c_str(), std::strerror(errno != 0 ? errno : EIO));
       return 1;
     }
   }
@@ -826,8 +864,8 @@ int main(int argc, char** argv) {
     else if (const auto real = before.find("\n## Real loop"); real != std::string::npos) md << marker << "\n" << before.substr(real);
   }
   std::ofstream out{out_path, std::ios::out | std::ios::trunc};
-  if (!out || !(out << md.str())) {
-    std::fprintf(stderr, "compare: cannot write '%s'\n", out_path.c_str());
+  if (!out || !(out << md.str()) || !out.flush()) {
+    std::fprintf(stderr, "compare: cannot write '%s': %s\n", out_path.c_str(), std::strerror(errno != 0 ? errno : EIO));
     return 1;
   }
   std::printf("wrote %s and %s\n", out_path.c_str(), csv_path.c_str());
