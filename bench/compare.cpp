@@ -695,14 +695,10 @@ int main(int argc, char** argv) {
   const bool partial = !only.empty() || half != "all" || !g_knobs.empty() || no_synthetic || all_held_out;
   const std::string csv_path = std::filesystem::path(out_path).replace_extension(".csv").string();
   if (out_given || !partial) {
-    const auto same = [](const std::string& a, const std::string& b) {
-      std::error_code e1, e2;
-      return std::filesystem::weakly_canonical(a, e1) == std::filesystem::weakly_canonical(b, e2) && !e1 && !e2;
-    };
-    if (same(out_path, csv_path))
+    if (fpcli::same_file(out_path, csv_path))
       return usage("--out: '" + fpcli::printable(out_path) + "' would be its own CSV (the runs' CSV is written beside it as NAME.csv): give a .md name");
     for (const auto& file : files)
-      if (same(csv_path, file))
+      if (fpcli::same_file(csv_path, file))
         return usage("--out: its CSV '" + fpcli::printable(csv_path) + "' is an input trace of --traces");
     for (const std::string& path : {out_path, csv_path}) {
       std::error_code ec;

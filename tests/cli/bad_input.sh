@@ -217,7 +217,15 @@ cp ok.csv T.flipcode.csv
 t 2 $S "--log: 'Z.adaptive.csv' is also the --replay log" --replay Z.adaptive.csv --compare adaptive,flipcode --log Z
 t 2 $S "--log: 'T.flipcode.csv' is also the --load-trace file" --load-trace T.flipcode.csv --compare adaptive,flipcode --log T
 
+# Every trace a load spec reads, found as given or under traces/, is an input no log may overwrite.
+cp ok.csv in1.csv && cp ok.csv in1.csv.flipcode.csv
+t 2 $S "--log: 'in1.csv' is also a trace it reads ('in1.csv')" --render-load trace:in1.csv,loop --log in1.csv --frames 5
+t 2 $S "--log: 'in1.csv' is also a trace it reads ('in1.csv')" --update-load trace:in1.csv --log in1.csv --frames 5
+t 2 $S "--log: 'in1.csv.flipcode.csv' is also a trace it reads" --gpu-time trace:in1.csv.flipcode.csv --compare adaptive,flipcode --log in1.csv --frames 5
+t 2 $S "is also a trace it reads" --present-load trace:in1.csv --log ./in1.csv --frames 5
+
 R=pacer-report
+t 2 $R "--json: './new_page.html' is also the --html file" good_log.csv --html new_page.html --json ./new_page.html
 t 2 $R "no log given" 
 t 2 $R "unknown option '--bogus'" --bogus ok.csv
 t 2 $R "--warmup: nan is not a finite number" --warmup nan x.csv

@@ -375,9 +375,18 @@ int main(int argc, char** argv) {
   // Costs: fixed by default; load profiles (docs/load-profiles.md) where given.
   pacer::LoadSet load{pacer::LoadProfile::constant(o.render_ms), pacer::LoadProfile::constant(o.update_ms), {}};
   std::optional<pacer::LoadProfile> gpu_time, present_load;
+  std::vector<std::string> inputs;
   try {
     // Relative trace paths: as given, then under the repository's traces/ (docs/load-profiles.md).
-    const pacer::TraceOpener open = pacer::trace_file_opener({FP_TRACES_DIR});
+    // Every trace read is noted as found (as given, or under traces/): no log may be written over one.
+    const pacer::TraceOpener find = pacer::trace_file_opener({FP_TRACES_DIR});
+    const pacer::TraceOpener open = [&find, &inputs](const std::string& path) {
+      auto in = find(path);
+      std::error_code ec;
+      const bool here = std::filesystem::path(path).is_absolute() || std::filesystem::exists(path, ec);
+      inputs.push_back(here ? path : (std::filesystem::path(FP_TRACES_DIR) / path).string());
+      return in;
+    };
     std::string render_spec = o.render_load;
     if (!o.trace.empty()) render_spec = "trace:" + o.trace + ",scale=" + std::to_string(o.trace_scale) + ",loop";
     if (!render_spec.empty()) load.render = pacer::LoadProfile::parse(render_spec, open);
@@ -388,6 +397,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "pacer-sim: %s\n", e.what());
     return 2;
   }
+  if (!o.log.empty())
+    for (const auto& name : policies) {
+      const std::string out = o.compare.empty() ? o.log : o.log + "." + name + ".csv";
+      for (const auto& input : inputs)
+        if (fpcli::same_file(out, input))
+          return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(out) + "' is also a trace it reads ('" +
+                                                     fpcli::printable(input) + "')");
+    }
   pacer::SimCosts costs = pacer::sim_costs(load);
   if (!o.replay.empty()) {
     std::ifstream in{o.replay};

@@ -113,12 +113,17 @@ inline CLI::Validator file_name() {
                         "");
 }
 
-/// Whether two file names name the same file (the same text, or the same existing file).
+/// Whether two file names name the same file: the same existing file, or (one not there yet)
+/// the same path once made absolute and normalised (`new.html` and `./new.html`).
 inline bool same_file(const std::string& a, const std::string& b) {
   if (a.empty() || b.empty()) return false;
   if (a == b) return true;
   std::error_code ec;
-  return std::filesystem::equivalent(a, b, ec) && !ec;
+  if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
+  std::error_code ea, eb, ea2, eb2;
+  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea2);
+  const auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb2);
+  return !ea && !eb && !ea2 && !eb2 && ca == cb;
 }
 
 /// A CLI11 check: one of `choices` ("a|b|c").
