@@ -231,13 +231,20 @@ int main(int argc, char** argv) {
     loop.set_policy(policy, cfg);
     if (time_scale != 1.0) loop.set_time_scale(time_scale);
 
-    std::ofstream log_file;
+    // The log in whole rows (pacer::RecordFile): a full disk or a file-size limit ends the run
+    // with "writing 'run.csv' failed: <reason>" and the log cut back to its last whole row.
+    std::optional<pacer::RecordFile> log_file;
     std::optional<pacer::NativeLogWriter> log;
     if (!log_path.empty()) {
-      log_file.open(log_path);
-      if (!log_file) throw std::runtime_error("cannot write the log '" + log_path + "'");
-      log.emplace(log_file);
-      loop.on_record = [&](const pacer::FrameRecord& r) { log->write(r); };
+      log_file.emplace(log_path, "the log");
+      log.emplace(log_file->stream());
+      log_file->commit();  // the header
+      log_file->flush();
+      loop.on_record = [&](const pacer::FrameRecord& r) {
+        log->write(r);
+        log_file->commit();
+        log_file->flush();
+      };
     }
     loop.poll = [&] {
       for (const engine::InputEvent& e : window.poll()) {

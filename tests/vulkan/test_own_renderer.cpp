@@ -64,3 +64,12 @@ TEST(OwnRenderer, ABadFlagIsAUsageError) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("own_renderer: --frames: 0 is out of range"), std::string::npos) << r.output;
 }
+
+TEST(OwnRenderer, ALogThatCannotBeWrittenEndsTheRunWithItsReason) {
+  // The log is written in whole rows (pacer::RecordFile): a full device ends the run with the
+  // system's reason and exit 1 (it ran on to exit 0 with nothing written, and a file-size
+  // limit left a torn last row).
+  const Result r = run_own("--frames 30 --quiet --log /dev/full");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("own_renderer: writing '/dev/full' failed: No space left on device"), std::string::npos) << r.output;
+}
