@@ -437,7 +437,9 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(app_name.size()), app_name.data(), e.what());
     return 2;
   } catch (const std::exception& e) {
-    if (log) {
+    // A run that failed before its first frame (no display, no device) writes nothing: an
+    // earlier log, trace and sidecar of the same names stay as they were (pacer::RecordFile).
+    if (log && log->records() > 0) {
       try {
         log->finish(nullptr);
       } catch (const std::exception&) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -96,6 +97,39 @@ TEST(RecordFile, WritesCommittedRowsOnly) {
     EXPECT_EQ(f.bytes_written(), 8u);
   }
   EXPECT_EQ(read_all(path), "a,b\n1,2\n");
+}
+
+TEST(RecordFile, AnExistingFileIsKeptUntilTheFirstFlush) {
+  // Opened (checked) before a run, a file keeps what it held until the run writes: a run
+  // that fails before its first frame (no display, no device) loses no earlier log.
+  const std::string path = ::testing::TempDir() + "record_file_kept.csv";
+  { std::ofstream{path} << "an earlier run\n"; }
+  {
+    RecordFile f{path, "log"};
+    f.stream() << "never flushed\n";
+    f.commit();
+  }
+  EXPECT_EQ(read_all(path), "an earlier run\n");
+  {
+    RecordFile f{path, "log"};
+    f.stream() << "x\n";
+    f.commit();
+    f.flush();
+  }
+  EXPECT_EQ(read_all(path), "x\n") << "the first flush replaces it";
+}
+
+TEST(RecordFile, AFileItCreatedAndNeverFlushedIsRemoved) {
+  const std::string path = ::testing::TempDir() + "record_file_created.csv";
+  std::filesystem::remove(path);
+  { RecordFile f{path, "log"}; }
+  EXPECT_FALSE(std::filesystem::exists(path));
+  {
+    RecordFile f{path, "log"};
+    f.flush();  // flushed with nothing committed: an empty output, kept
+  }
+  EXPECT_TRUE(std::filesystem::exists(path));
+  EXPECT_EQ(read_all(path), "");
 }
 
 TEST(RecordFile, FullDiskNamesTheCause) {

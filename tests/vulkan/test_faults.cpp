@@ -112,3 +112,21 @@ TEST(VulkanFaults, AMalformedFaultIsARuntimeErrorOnOneLine) {
   EXPECT_EQ(h.exit_code, 1);
   EXPECT_NE(h.err.find("need a window"), std::string::npos) << h.err;
 }
+
+TEST(VulkanFaults, ARunThatFailsBeforeItsFirstFrameLeavesAnEarlierLogAsItWas) {
+  // The outputs are checked before the device is made, but an existing file keeps what it
+  // held until the run writes (pacer::RecordFile): no device (--gpu 7 on a machine with one) is
+  // exit 1 with the earlier log, trace and sidecar untouched, and no file it created left.
+  const std::string log = "fail_early.csv", meta = "fail_early.meta.json", trace = "fail_early.trace.json";
+  for (const auto& f : {log, meta, trace}) std::filesystem::remove(f);
+  const FaultRun first = run_faulted("fail_early_first", "", "--headless --frames 10 --log " + log);
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  const std::string before = slurp(log), meta_before = slurp(meta);
+  ASSERT_EQ(lines(log).size(), 11u);
+  const FaultRun r = run_faulted("fail_early", "", "--headless --frames 10 --gpu 7 --log " + log + " --trace " + trace);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("bouncing_balls: "), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(log), before) << "the earlier log is kept";
+  EXPECT_EQ(slurp(meta), meta_before) << "and its sidecar";
+  EXPECT_FALSE(std::filesystem::exists(trace)) << "a trace this run created and never wrote is removed";
+}

@@ -82,8 +82,9 @@ RecordFile::RecordFile(std::string path, std::string_view what) : path_{std::mov
   std::error_code ec;
   if (std::filesystem::is_directory(path_, ec))
     throw std::runtime_error("cannot write " + std::string{what} + " '" + path_ + "': Is a directory");
+  existed_ = std::filesystem::exists(path_, ec);
   errno = 0;
-  file_ = std::fopen(path_.c_str(), "wb");
+  file_ = std::fopen(path_.c_str(), "ab");  // checked and created now, emptied at the first flush
   if (!file_) {
     const int err = errno;
     throw std::runtime_error("cannot write " + std::string{what} + " '" + path_ +
@@ -94,6 +95,8 @@ RecordFile::RecordFile(std::string path, std::string_view what) : path_{std::mov
 
 RecordFile::~RecordFile() {
   if (file_) std::fclose(file_);
+  std::error_code ec;
+  if (!started_ && !existed_) std::filesystem::remove(path_, ec);  // created here, never written
 }
 
 void RecordFile::commit() {
@@ -106,7 +109,19 @@ void RecordFile::commit() {
 }
 
 void RecordFile::flush() {
-  if (failed_ || committed_.empty()) return;
+  if (failed_) return;
+  if (!started_) {
+    // The first flush replaces what the file held (appends go to the new end).
+    std::error_code ec;
+    if (existed_ && std::filesystem::is_regular_file(path_, ec) && std::filesystem::file_size(path_, ec) > 0 && !ec)
+      std::filesystem::resize_file(path_, 0, ec);  // not a device (/dev/full, /dev/null)
+    if (ec) {
+      failed_ = true;
+      throw std::runtime_error("writing '" + path_ + "' failed: " + ec.message());
+    }
+    started_ = true;
+  }
+  if (committed_.empty()) return;
   errno = 0;
   const std::size_t done = std::fwrite(committed_.data(), 1, committed_.size(), file_);
   if (done == committed_.size()) {

@@ -57,8 +57,11 @@ std::string format_native_row(const FrameRecord& r);
 ///   file.commit();                              // after each whole record (the header too)
 ///   file.flush();                               // writes the committed records
 ///
-/// flush() writes what was committed; when the write fails (ENOSPC, EFBIG, EIO) the file is
-/// cut back to its last whole record (std::filesystem::resize_file) and it throws
+/// The file is opened (so checked) at construction but keeps what it held until the first
+/// flush(), which empties it and writes what was committed: an output that is never flushed
+/// (a run that failed before its first frame) leaves an existing file as it was, and one it
+/// created is removed again. When a write fails (ENOSPC, EFBIG, EIO) the file is cut back to
+/// its last whole record (std::filesystem::resize_file) and flush() throws
 /// std::runtime_error "writing 'run.csv' failed: No space left on device". Later calls do
 /// nothing. Uncommitted text is never written.
 class RecordFile {
@@ -84,6 +87,8 @@ class RecordFile {
   std::vector<std::size_t> ends_;  ///< record ends inside committed_
   std::uint64_t written_ = 0;
   bool failed_ = false;
+  bool existed_ = false;  ///< the file was there before: left as it was unless flushed
+  bool started_ = false;  ///< flushed once: emptied, then written
 };
 
 }  // namespace pacer
