@@ -4,11 +4,14 @@
 // the protocol's order throw std::logic_error, and the frame driver never trips them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "pacer/frame_driver.hpp"
 #include "pacer/policies.hpp"
 #include "pacer/simulator.hpp"
 
@@ -273,6 +276,84 @@ TEST(Protocol, ADisplayTimeNotYetComeOrForAFrameNotBegunIsNoDisplayTime) {
       }
     }
   }
+}
+
+TEST(Protocol, AFrameDriverSwitchedWhileAPresentIsHeldPresentsItFirst) {
+  // use() with a hold (or a wait) pending from the non-blocking calls: the old pacer's frame
+  // is presented and finished there, and the new pacer starts at a frame boundary. It went
+  // on into the new pacer (checks on: a logic_error; off: frame 100 logged twice).
+  struct Host final : FrameHost {
+    Nanos t{0}, last{0};
+    Nanos now() override { return t; }
+    bool acquire() override { return true; }
+    void render(const FramePlan&) override { t += 4_ms; }
+    PresentResult present(std::int64_t) override {
+      Nanos s = ((t + 16'666'667_ns - 1_ns) / 16'666'667_ns) * 16'666'667_ns;
+      if (s <= last) s = last + 16'666'667_ns;
+      last = s;
+      return {s, std::nullopt};
+    }
+    void update(Nanos) override { t += 1_ms; }
+    void wait_until(Nanos d) override { t = std::max(t, d); }
+    TimingSource timing_source() const override { return TimingSource::virtual_time; }
+  };
+  for (const bool at_wait : {false, true}) {
+    Host host;
+    std::vector<std::int64_t> frames;
+    FrameDriver driver{host, [&](const FrameRecord& r) { frames.push_back(r.frame); }};
+    PolicyConfig cfg;
+    fit_to_display(cfg, *parse_display("immediate:60"));
+    auto a = create_pacer("adaptive", cfg), b = create_pacer("flipcode", cfg);
+    a->set_protocol_checks(true);
+    b->set_protocol_checks(true);
+    driver.use(*a);
+    for (int i = 0; i < 20; ++i) {
+      ASSERT_TRUE(driver.render_frame());
+      driver.run_actions();
+    }
+    // Non-blocking until a hold (or a wait) is pending.
+    bool pending = false;
+    for (int i = 0; i < 100 && !pending; ++i) {
+      FrameDriver::Stop s = driver.render_due();
+      if (s == FrameDriver::Stop::hold) {
+        if (!at_wait) pending = true;
+        else {
+          host.t = driver.due();
+          s = driver.render_due();
+        }
+      }
+      if (!pending && s == FrameDriver::Stop::presented) {
+        while ((s = driver.actions_due()) == FrameDriver::Stop::wait && !at_wait) host.t = driver.due();
+        if (s == FrameDriver::Stop::wait) pending = true;
+      }
+    }
+    ASSERT_TRUE(pending && driver.suspended()) << at_wait;
+    EXPECT_EQ(violation([&] { driver.use(*b); }), "") << at_wait;
+    EXPECT_FALSE(driver.suspended());
+    for (int i = 0; i < 20; ++i) {
+      ASSERT_TRUE(driver.render_frame());
+      driver.run_actions();
+    }
+    driver.finish();
+    for (std::size_t i = 1; i < frames.size(); ++i) EXPECT_EQ(frames[i], frames[i - 1] + 1) << at_wait << " at " << i;
+    EXPECT_EQ(static_cast<std::int64_t>(frames.size()), driver.frames()) << at_wait;
+  }
+}
+
+TEST(Protocol, AFrameDriverWithNoPacerIsALogicError) {
+  struct Host final : FrameHost {
+    Nanos now() override { return 0_ms; }
+    bool acquire() override { return true; }
+    void render(const FramePlan&) override {}
+    PresentResult present(std::int64_t) override { return {}; }
+    void update(Nanos) override {}
+    void wait_until(Nanos) override {}
+    TimingSource timing_source() const override { return TimingSource::virtual_time; }
+  } host;
+  FrameDriver driver{host, nullptr};
+  EXPECT_EQ(violation([&] { (void)driver.render_frame(); }), "FrameDriver: no pacer in use (call use() before the first frame)");
+  EXPECT_NE(violation([&] { driver.run_actions(); }), "");
+  EXPECT_NE(violation([&] { (void)driver.render_due(); }), "");
 }
 
 TEST(Protocol, ChecksOffAllowAnything) {

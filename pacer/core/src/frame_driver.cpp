@@ -1,17 +1,32 @@
 #include "pacer/frame_driver.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace pacer {
 
 void FrameDriver::use(Pacer& pacer) {
   if (pacer_ == &pacer) return;
   if (pacer_) {
+    // A non-blocking call left a hold or a wait: the old pacer's frame ends here, as in
+    // finish() (a held present is presented now; a pending wait ends with the frame), so the
+    // new pacer starts at a frame boundary, not inside a frame it never began.
+    if (suspended_ == Suspended::hold) {
+      suspended_ = Suspended::none;
+      pacer_->hold_present(hold_from_, host_.now());
+      present_now();
+    }
+    suspended_ = Suspended::none;
     pacer_->finish(host_.now());
     take_record();
   }
   pacer_ = &pacer;
   first_ = frame_;
+}
+
+Pacer& FrameDriver::in_use() const {
+  if (!pacer_) throw std::logic_error("FrameDriver: no pacer in use (call use() before the first frame)");
+  return *pacer_;
 }
 
 void FrameDriver::deliver_displays() {
@@ -101,7 +116,7 @@ void FrameDriver::release_records(bool all) {
 }
 
 bool FrameDriver::begin_render() {
-  Pacer& p = *pacer_;
+  Pacer& p = in_use();
   deliver_displays();
   p.set_render_off_thread(host_.renders_off_thread());
   plan_ = p.begin_frame(host_.now());
@@ -118,7 +133,7 @@ bool FrameDriver::begin_render() {
 }
 
 void FrameDriver::present_now() {
-  Pacer& p = *pacer_;
+  Pacer& p = in_use();
   const Nanos issued = host_.now();
   const PresentResult shown = host_.present(frame_);
   p.set_presentation(issued, host_.now(), shown.display, host_.timing_source());
@@ -134,7 +149,7 @@ void FrameDriver::present_now() {
 }
 
 bool FrameDriver::render_frame() {
-  Pacer& p = *pacer_;
+  Pacer& p = in_use();
   if (suspended_ == Suspended::wait) run_actions();  // a non-blocking call left a wait
   if (suspended_ == Suspended::hold) {
     // A non-blocking call left this frame's present held: hold it here.
@@ -158,7 +173,7 @@ bool FrameDriver::render_frame() {
 }
 
 FrameDriver::Stop FrameDriver::render_due() {
-  Pacer& p = *pacer_;
+  Pacer& p = in_use();
   if (suspended_ == Suspended::wait) return Stop::wait;  // the actions come first
   if (suspended_ == Suspended::hold) {
     const Nanos woke = host_.now();
@@ -183,7 +198,7 @@ FrameDriver::Stop FrameDriver::render_due() {
 }
 
 void FrameDriver::run_actions() {
-  Pacer& p = *pacer_;
+  Pacer& p = in_use();
   if (suspended_ == Suspended::hold) render_frame();  // the held present comes first
   if (suspended_ == Suspended::wait) {
     // A non-blocking call left a wait (its deadline was ahead then): wait here.
@@ -211,7 +226,7 @@ void FrameDriver::run_actions() {
 }
 
 FrameDriver::Stop FrameDriver::actions_due() {
-  Pacer& p = *pacer_;
+  Pacer& p = in_use();
   if (suspended_ == Suspended::hold) return Stop::hold;  // the present comes first
   if (suspended_ == Suspended::wait) {
     const Nanos woke = host_.now();

@@ -102,7 +102,9 @@ class FrameDriver {
   FrameDriver(FrameHost& host, Sink sink) : host_{host}, sink_{std::move(sink)} {}
 
   /// Drive `pacer` from the next frame on (the pacer must outlive its use). A pacer in
-  /// use before is finished at this boundary; frame numbers continue across pacers.
+  /// use before is finished at this boundary (a present a non-blocking call left held is
+  /// presented first, a pending wait ends); frame numbers continue across pacers. The
+  /// frame calls below throw std::logic_error before any use().
   void use(Pacer& pacer);
   Pacer* pacer() const { return pacer_; }
 
@@ -159,6 +161,7 @@ class FrameDriver {
 
   FrameHost& host_;
   Sink sink_;
+  Pacer& in_use() const;  ///< *pacer_, or std::logic_error before use()
   Pacer* pacer_ = nullptr;
   FramePlan plan_{};
   std::int64_t frame_ = 0;        ///< the loop's index of the next frame

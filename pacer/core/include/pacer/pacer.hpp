@@ -219,6 +219,10 @@ class Pacer {
   /// std::logic_error naming the call and the stage. On by default where the library is
   /// built without NDEBUG (Debug builds), off otherwise (RelWithDebInfo, the default);
   /// tests and debugging sessions turn them on here. FrameDriver always keeps the order.
+  /// Not a violation: begin_frame() right after end_render() or end_update() (a frame given
+  /// up, FrameDriver's acquire failure) or with a wait not taken. A loop that never calls
+  /// next() thus passes the checks, but no update ever runs: the world stands still
+  /// (account().simulated stays 0), the sign to look for.
   void set_protocol_checks(bool on) { checks_ = on; }
   bool protocol_checks() const { return checks_; }
   /// The default of protocol_checks() for new pacers: true unless built with NDEBUG.
