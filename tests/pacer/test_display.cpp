@@ -2,6 +2,10 @@
 // vblank, blocking acquire, mailbox replacement, immediate, vrr; seeded wakes.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
 #include "pacer/adaptive.hpp"
 #include "pacer/baselines.hpp"
 #include "pacer/display.hpp"
@@ -62,6 +66,19 @@ TEST(DisplaySpec, ParsesEveryMode) {
   EXPECT_EQ(imm->fixed_period(), 16'666'667_ns);
   EXPECT_FALSE(imm->latches());
   EXPECT_TRUE(parse_display("mailbox:60")->latches());
+}
+
+TEST(DisplaySpec, PeriodOfHzRefusesWhatIsNoRefreshRate) {
+  EXPECT_EQ(period_of_hz(60), Nanos{16'666'667});
+  EXPECT_EQ(period_of_hz(0.001), Nanos{1'000'000'000'000});
+  // A monitor reporting 0 Hz: llround(inf) gave INT64_MIN; -60 Hz a negative period.
+  for (const double hz : {0.0, -60.0, 1e-12, std::numeric_limits<double>::infinity(), std::nan("")})
+    EXPECT_THROW((void)period_of_hz(hz), std::invalid_argument) << hz;
+  try {
+    (void)period_of_hz(0);
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "period_of_hz: 0 Hz is not a refresh rate (a monitor that reports none: leave the period 0)");
+  }
 }
 
 TEST(DisplaySpec, ParsesHonestClocks) {

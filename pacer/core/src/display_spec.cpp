@@ -5,12 +5,22 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 
 namespace pacer {
 
-Nanos period_of_hz(double hz) { return Nanos{std::llround(1e9 / hz)}; }
+Nanos period_of_hz(double hz) {
+  // At least 1 mHz (a period under 1000 s): llround of a larger quotient overflows.
+  if (!std::isfinite(hz) || hz < 1e-3) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%g", hz);
+    throw std::invalid_argument(std::string{"period_of_hz: "} + text +
+                                " Hz is not a refresh rate (a monitor that reports none: leave the period 0)");
+  }
+  return Nanos{std::llround(1e9 / hz)};
+}
 
 namespace {
 

@@ -66,7 +66,9 @@ struct DisplaySpec {
   Nanos true_period() const { return actual_period > Nanos::zero() ? actual_period : period; }
 };
 
-/// Refresh period of `hz` (rounded to the nearest ns): 60 -> 16'666'667 ns.
+/// Refresh period of `hz` (rounded to the nearest ns): 60 -> 16'666'667 ns. Throws
+/// std::invalid_argument for a rate that is not finite or under 1 mHz (0: a monitor that
+/// reports no rate has no period to give; leave DisplaySpec::period 0).
 Nanos period_of_hz(double hz);
 
 /// Parses "none", "fifo:HZ", "mailbox:HZ", "immediate", "immediate:HZ", "vrr:MIN-MAX" (Hz),
