@@ -104,6 +104,11 @@ t 2 $S "--frames: 1e8 is out of range [1, 10000000]" --frames 1e8
 t 2 $S "--frames: -5 is out of range" --frames -5
 t 2 $S "--frames: '2.5' is not a whole number" --frames 2.5
 t 2 $S "--frames: 'abc' is not a whole number" --frames abc
+# Decimal only: strtod read hex ("0x10", "0x1p2") where the docs and the sidecar reader say decimal.
+t 2 $S "--frames: '0x10' is not a whole number (decimal only)" --frames 0x10
+t 2 $S "--render-ms: '0x1p2' is not a number (decimal only)" --render-ms 0x1p2
+t 2 $S "--display: expected none" --display fifo:0x3c
+t 2 $S "constant:0x10" --render-load constant:0x10
 t 2 $S "--frames: 99999999999999999999 is out of range" --frames 99999999999999999999
 t 2 $S "--frames needs a value" --frames
 t 2 $S "could pass the 100-year limit of virtual time" --frames 10000000 --render-ms 10000 --update-ms 10000 --max-steps 10000

@@ -55,6 +55,7 @@ inline std::string printable(const std::string& text) {
 inline std::string check_real(const std::string& text, double lo, double hi) {
   const std::string shown = printable(text);
   if (text.empty()) return "expected a number, got ''";
+  if (text.find_first_of("xX") != std::string::npos) return "'" + shown + "' is not a number (decimal only)";
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(text.c_str(), &end);
@@ -71,6 +72,7 @@ inline std::string check_whole(const std::string& text, long long lo, long long 
   const std::string range = " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
   if (text.empty()) return "expected a whole number, got ''";
   if (text.front() == ' ') return "'" + shown + "' is not a whole number";
+  if (text.find_first_of("xX") != std::string::npos) return "'" + shown + "' is not a whole number (decimal only)";
   char* end = nullptr;
   errno = 0;
   const long long v = std::strtoll(text.c_str(), &end, 10);

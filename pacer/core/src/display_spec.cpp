@@ -25,7 +25,7 @@ Nanos period_of_hz(double hz) {
 namespace {
 
 std::optional<double> parse_hz(std::string_view s) {
-  if (s.empty()) return std::nullopt;
+  if (s.empty() || s.find_first_of("xX") != std::string_view::npos) return std::nullopt;  // decimal only
   std::string copy{s};
   char* end = nullptr;
   const double v = std::strtod(copy.c_str(), &end);
@@ -54,7 +54,7 @@ std::optional<Nanos> parse_duration(std::string_view s) {
   std::string number{s.substr(0, s.size() - 2)};
   char* end = nullptr;
   const double v = std::strtod(number.c_str(), &end);
-  if (number.empty() || *end != '\0' || !(v >= 0) || v * unit > 1e9) return std::nullopt;
+  if (number.empty() || number.find_first_of("xX") != std::string::npos || *end != '\0' || !(v >= 0) || v * unit > 1e9) return std::nullopt;
   return Nanos{std::llround(v * unit)};
 }
 

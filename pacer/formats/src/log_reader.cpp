@@ -37,7 +37,8 @@ std::string quoted(const std::string& text) {
 double parse_number(const std::string& text, std::string_view column, const std::string& where) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) ||
+      text.find_first_of("xX") != std::string::npos)  // decimal only, as the writers write
     throw LogParseError(where + "column " + std::string(column) + ": " + quoted(text) + " is not a number");
   return v;
 }

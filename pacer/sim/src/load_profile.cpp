@@ -54,7 +54,7 @@ std::vector<std::string> split(std::string_view s, char sep) {
 }
 
 bool to_number(const std::string& text, double& out) {
-  if (text.empty()) return false;
+  if (text.empty() || text.find_first_of("xX") != std::string::npos) return false;  // decimal only
   char* end = nullptr;
   out = std::strtod(text.c_str(), &end);
   return end == text.c_str() + text.size() && std::isfinite(out);
