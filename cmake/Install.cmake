@@ -28,7 +28,8 @@ endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/generated/include/pacer/version.hpp
         DESTINATION include/pacer)
 if(TARGET framepacer_engine_core)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/ DESTINATION include)
+  # engine/cli.hpp is framepacer_cli's (internal: CLI11, the programs' flag conventions), not installed.
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/ DESTINATION include PATTERN "cli.hpp" EXCLUDE)
 endif()
 install(EXPORT framepacerTargets NAMESPACE framepacer:: DESTINATION ${FP_CMAKE_DIR})
 
