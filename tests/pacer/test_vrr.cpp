@@ -112,6 +112,12 @@ TEST(Vrr, FitToDisplayMarksTheKindAndTheRange) {
   SimOptions imm;
   imm.display = parse_display("immediate").value();
   EXPECT_FALSE(AdaptivePolicy(config_for(imm), step_5()).vrr());
+  // Fitted again to another display, a VRR config is VRR no more (it kept vrr_max_period).
+  PolicyConfig refit;
+  fit_to_display(refit, *parse_display("vrr:48-144"));
+  fit_to_display(refit, *parse_display("immediate"));
+  EXPECT_EQ(refit.adaptive.vrr_max_period, 0_ms);
+  EXPECT_FALSE(AdaptivePolicy(refit.adaptive, step_5()).vrr());
 }
 
 TEST(Vrr, NoGridNoMixedCadenceTheIntervalFollowsTheCost) {

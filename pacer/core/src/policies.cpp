@@ -26,6 +26,8 @@ void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display) {
   if (display.mode == PresentMode::vrr) {
     cfg.adaptive.min_interval = std::max(cfg.adaptive.min_interval, display.period);
     cfg.adaptive.vrr_max_period = display.max_period;  // VRR: its own rules (docs/pacing.md, "VRR")
+  } else {
+    cfg.adaptive.vrr_max_period = Nanos::zero();  // not VRR, whatever display it was fitted to before
   }
   // Immediate with no refresh known: a monitor still refreshes, most often at 60 Hz, and
   // frames beyond its rate tear without showing more; cap there (give the real rate with

@@ -44,7 +44,12 @@ struct PolicyConfig {
 /// fastest): Swappy's vsync grid and swap duration (the game asks for the full rate) and
 /// whether presents latch to vblanks, bevy_framepace's Limiter::Auto frame time. The
 /// engine and the simulator both call it: one mapping from a display to a policy's
-/// configuration.
+/// configuration. It raises min_interval and lowers pipeline_frames from the values it is
+/// given (your frame-rate cap and queue depth stay bounds), so fit a copy of your own
+/// settings for each display, not a config already fitted to another one: that one keeps
+/// the other display's cap and depth. A running pacer keeps the display it was made for:
+/// when the display changes (vsync toggled, a monitor of another rate), fit again and make a
+/// new pacer (engine::Loop::set_pacing, FrameDriver::use).
 void fit_to_display(PolicyConfig& cfg, const DisplaySpec& display);
 
 /// "adaptive", "adaptive-literal", "accumulator", "accumulator-capped", "flipcode", "variable",
