@@ -47,7 +47,7 @@ TEST(Exports, PresentMonHeaderIsExactAndRowsFollowIt) {
             "msInPresentAPI,msBetweenPresents,AllowsTearing,PresentMode,msUntilRenderComplete,msUntilDisplayed,"
             "msBetweenDisplayChange");
   // Frame 1 presented at 19 ms, 16 ms after frame 0; shown 2 ms later; displays 16 ms apart.
-  EXPECT_EQ(l[2], "app,42,0x0000000000001000,Vulkan,0,0,0,0.019000,NA,16.0000,1,Unknown,NA,2.0000,16.0000");
+  EXPECT_EQ(l[2], "app,42,0x0000000000001000,Vulkan,0,0,0,0.019000,0.0000,16.0000,1,Unknown,NA,2.0000,16.0000");
 }
 
 TEST(Exports, MangoHudHasItsThreeLineHeader) {
@@ -134,6 +134,7 @@ std::vector<FrameRecord> fifo_records(int frames) {
   opt.display.period = cfg.refresh_period;
   SimCosts costs{[](std::int64_t f) { return f % 7 == 3 ? 21_ms : 4_ms; },
                  [](std::int64_t, std::int64_t) { return 500_us; }};
+  costs.present = [](std::int64_t f) { return Nanos{200'000 + (f % 3) * 100'000}; };  // a present call of 0.2-0.4 ms
   return simulate(p, costs, frames, opt).records;
 }
 
@@ -179,20 +180,44 @@ TEST(Exports, PresentMonRowsGiveBackThePresentAndDisplayTimes) {
   auto column = [&](std::string_view name) {
     return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
   };
-  double present_ms = to_ms(records[0].present);
+  // PresentMon times a present from its call's start: present_issued; the call's length is
+  // msInPresentAPI.
+  double present_ms = to_ms(records[0].present_issued);
   for (std::size_t i = 1; i < records.size(); ++i) {
     const auto f = fields(l[i + 1]);
     ASSERT_EQ(f.size(), header.size()) << i;
     present_ms += std::stod(f[column("msBetweenPresents")]);
-    EXPECT_NEAR(present_ms, to_ms(records[i].present), 1e-4 * static_cast<double>(i)) << i;
-    EXPECT_NEAR(std::stod(f[column("TimeInSeconds")]) * 1000.0, to_ms(records[i].present), 1e-3) << i;
-    const double display_ms = to_ms(records[i].present) + std::stod(f[column("msUntilDisplayed")]);
+    EXPECT_NEAR(present_ms, to_ms(records[i].present_issued), 1e-4 * static_cast<double>(i)) << i;
+    EXPECT_NEAR(std::stod(f[column("TimeInSeconds")]) * 1000.0, to_ms(records[i].present_issued), 1e-3) << i;
+    EXPECT_NEAR(std::stod(f[column("msInPresentAPI")]), to_ms(records[i].present - records[i].present_issued), 1e-4) << i;
+    const double display_ms = to_ms(records[i].present_issued) + std::stod(f[column("msUntilDisplayed")]);
     EXPECT_NEAR(display_ms, to_ms(*records[i].display), 1e-4) << i;
     EXPECT_NEAR(std::stod(f[column("msBetweenDisplayChange")]), to_ms(*records[i].display - *records[i - 1].display),
                 1e-4)
         << i;
     EXPECT_EQ(f[column("SyncInterval")], "1");
   }
+}
+
+TEST(Exports, PresentMonOffscreenShowsAFrameWhenItsCallStarts) {
+  // Offscreen a frame is shown when its present is issued: msUntilDisplayed is 0, never the
+  // negative call length it was when rows were timed from the call's return.
+  FrameRecord r;
+  r.present_issued = 10_ms;
+  r.present = 10'400'000_ns;
+  r.display = 10_ms;
+  std::ostringstream out;
+  RunInfo info;
+  info.present_mode = "none (headless)";
+  auto sink = make_log_sink(LogFormat::presentmon, out, info);
+  sink->write(r);
+  const auto l = lines(out.str());
+  ASSERT_EQ(l.size(), 2u);
+  const auto header = fields(l[0]), f = fields(l[1]);
+  auto at = [&](std::string_view name) { return f[static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin())]; };
+  EXPECT_EQ(at("TimeInSeconds"), "0.010000");
+  EXPECT_EQ(at("msInPresentAPI"), "0.4000");
+  EXPECT_EQ(at("msUntilDisplayed"), "0.0000");
 }
 
 TEST(Exports, MangoHudRowsGiveBackTheFrameIntervalsAndFps) {

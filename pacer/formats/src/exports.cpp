@@ -89,7 +89,9 @@ class NativeSink final : public FrameLogSink {
   NativeLogWriter writer_;
 };
 
-/// PresentMon 1.x: one row per present. What this engine does not measure is NA.
+/// PresentMon 1.x: one row per present, timed from the Present call's start as PresentMon
+/// times it (TimeInSeconds, msBetweenPresents, msUntilDisplayed); msInPresentAPI is the call's
+/// length. What this engine does not measure is NA.
 class PresentMonSink final : public FrameLogSink {
  public:
   PresentMonSink(std::ostream& out, const RunInfo& info) : out_{out}, info_{info} {
@@ -102,17 +104,19 @@ class PresentMonSink final : public FrameLogSink {
     tearing_ = info.present_mode == "immediate" ? "1" : "0";
   }
   void write(const FrameRecord& r) override {
-    const std::string between = last_present_ ? format_fixed(to_ms(r.present - *last_present_), 4) : "0.0000";
+    const Nanos call = r.present_issued;  // the Present call's start
+    const std::string between = last_present_ ? format_fixed(to_ms(call - *last_present_), 4) : "0.0000";
     std::string until_displayed = "NA", between_display = "NA";
     if (r.display) {
-      until_displayed = format_fixed(to_ms(*r.display - r.present), 4);
+      until_displayed = format_fixed(to_ms(std::max(*r.display - call, Nanos::zero())), 4);
       if (last_display_) between_display = format_fixed(to_ms(*r.display - *last_display_), 4);
       last_display_ = r.display;
     }
     out_ << info_.application << ',' << info_.process_id << ',' << address_ << ",Vulkan," << sync_interval_
-         << ",0,0," << format_fixed(to_ms(r.present) / 1000.0, 6) << ",NA," << between << ',' << tearing_
+         << ",0,0," << format_fixed(to_ms(call) / 1000.0, 6) << ','
+         << format_fixed(to_ms(std::max(r.present - call, Nanos::zero())), 4) << ',' << between << ',' << tearing_
          << ",Unknown,NA," << until_displayed << ',' << between_display << '\n';
-    last_present_ = r.present;
+    last_present_ = call;
   }
 
  private:
