@@ -14,7 +14,7 @@ using namespace std::chrono_literals;  // the example's ns literals
 
 int main() {
 // [example]
-using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+using namespace std::chrono_literals;  // the time literals below (ms, ns)
 pacer::AdaptiveConfig cfg;          // the defaults are the tuned ones (docs/results.md)
 cfg.refresh_period = 6'944'444ns;   // a 144 Hz FIFO swapchain (pacer::fit_to_display)
 pacer::validate(cfg);               // std::invalid_argument naming a field it refuses

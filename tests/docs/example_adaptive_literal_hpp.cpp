@@ -13,7 +13,7 @@ using namespace std::chrono_literals;  // the example's ns and ms literals
 
 int main() {
 // [example]
-using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+using namespace std::chrono_literals;  // the time literals below (ms, ns)
 pacer::AdaptiveConfig cfg;                      // only the seed's fields are read
 cfg.initial_interval = 16ms;
 pacer::AdaptiveLiteralPolicy pacer{cfg, {}};     // FixedStepConfig{} = 1/64 s steps, cap 8

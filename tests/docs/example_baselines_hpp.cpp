@@ -13,7 +13,7 @@ using namespace std::chrono_literals;  // the example's ns literal
 
 int main() {
 // [example]
-using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+using namespace std::chrono_literals;  // the time literals below (ms, ns)
 pacer::AccumulatorPolicy acc{{}, {}};       // uncapped, dt = 1/64 s
 auto plan = acc.begin_frame(0ns);           // then the protocol of pacer/pacer.hpp
 // [example]

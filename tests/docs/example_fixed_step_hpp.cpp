@@ -13,7 +13,7 @@ int main() {
   const pacer::Nanos start = 1'000'000'000ns;                 // the first frame's time
   const pacer::Nanos frame_end = start + 3'906'250ns;          // a quarter of a step later
 // [example]
-using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+using namespace std::chrono_literals;  // the time literals below (ms, ns)
 pacer::FixedStepClock clock{start, 15'625'000ns};
 clock.advance(clock.step());              // previous = current; current += step
 double a = clock.alpha_at(frame_end);     // (frame_end - previous) / (current - previous)

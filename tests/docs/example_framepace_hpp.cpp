@@ -13,7 +13,7 @@ using namespace std::chrono_literals;  // the example's ns literals
 
 int main() {
 // [example]
-using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+using namespace std::chrono_literals;  // the time literals below (ms, ns)
 pacer::FramepaceConfig cfg;                   // Auto on a 60 Hz monitor: 1/59.5 s
 cfg.frametime_limit = pacer::framepace_auto_limit(6'944'444ns);   // a 144 Hz monitor
 pacer::FramepacePolicy limiter{cfg, {}};      // FixedStepConfig{}: 1/64 s steps, cap 8

@@ -22,7 +22,7 @@ int main() {
   pacer::Nanos now{2'000'000};
   const std::int64_t frame = 0;
 // [example]
-using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+using namespace std::chrono_literals;  // the time literals below (ms, ns)
 pacer::GpuQueue gpu{2};
 now = gpu.acquire(now);                 // the slot's fence
 const pacer::Nanos done = gpu.submit(frame, now, 9'770'000ns);

@@ -13,7 +13,7 @@ using namespace std::chrono_literals;  // the example's ns literals
 
 int main() {
 // [example]
-using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+using namespace std::chrono_literals;  // the time literals below (ms, ns)
 pacer::SwappyConfig cfg;                      // 60 Hz, Swappy's defaults
 cfg.refresh_period = 6'944'444ns;             // a 144 Hz display (pacer::fit_to_display)
 cfg.swap_duration = cfg.refresh_period;       // let it run at the full rate

@@ -14,7 +14,7 @@ int main() {
   const pacer::Nanos shown = 50'000'001ns;   // the display reports vblank 3 (3 x 16'666'667 ns)
   const pacer::Nanos now = 60'000'000ns;     // between vblanks 3 and 4
 // [example]
-using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+using namespace std::chrono_literals;  // the time literals below (ms, ns)
 pacer::VblankGrid grid{16'666'667ns, 0ns};     // 60 Hz announced, a vblank at 0
 grid.observe(shown);                            // each display time a present-wait reports
 pacer::Nanos next = grid.at_or_after(now);      // the first vblank at or after now

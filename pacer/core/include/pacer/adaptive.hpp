@@ -24,7 +24,7 @@
 // widen (misses in the miss window while the recent median cost needs it, or an overload), widen into the mixed cadence, forgive a hitch, shrink, or
 // nothing. Every constant is a field of AdaptiveConfig (pacer/adaptive_config.hpp).
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::AdaptiveConfig cfg;              // every constant has a documented default
 //   cfg.refresh_period = 16'666'667ns;      // a 60 Hz FIFO swapchain; 0 = unknown
 //   cfg.pipeline_frames = 2;                // swapchain images - 1 (pacer::fit_to_display)

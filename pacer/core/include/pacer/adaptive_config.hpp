@@ -1,7 +1,7 @@
 // pacer/adaptive_config.hpp - every constant of the adaptive policies, named, with its
 // default and its reason (docs/pacing.md explains the rules that use them).
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::AdaptiveConfig cfg;          // the defaults are the tuned ones (docs/results.md)
 //   cfg.refresh_period = 6'944'444ns;   // a 144 Hz FIFO swapchain (pacer::fit_to_display)
 //   pacer::validate(cfg);               // std::invalid_argument naming a field it refuses
@@ -77,8 +77,9 @@ struct AdaptiveConfig {
   /// measured wake error (the second-worst of the last 32 wakes, plus this): a wake a few
   /// microseconds late is not a miss.
   Nanos late_tolerance{20'000};
-  /// Render-time estimate = the longest of this many recent renders (+ present_margin):
-  /// how long before its planned display a frame starts.
+  /// Render-time estimate = the longest of this many recent renders, the second-longest
+  /// once estimate_outlier_after are in (+ present_margin): how long before its planned
+  /// display a frame starts.
   int render_history = 32;
   /// Fixed refresh: each frame starts at least this many intervals before its planned
   /// display (a swapchain of N images lets N - 1 frames queue): a frame that runs long
@@ -342,8 +343,9 @@ struct AdaptiveConfig {
   int present_call_history = 32;
   /// Misses are counted over this many recent frames; misses_to_widen of them widen.
   int miss_window = 4;
-  /// A miss while the mean busy time of this many recent frames (the longest left out)
-  /// exceeds the interval is an overload: widen at once.
+  /// A miss while the mean busy time of this many recent frames (the longest quarter left
+  /// out with level_window > 0, else the longest) exceeds the interval is an overload:
+  /// widen at once.
   int overload_window = 8;
   /// A free-display shrink smaller than this is not worth making.
   Nanos min_shrink_step{50'000};
@@ -577,7 +579,13 @@ struct AdaptiveConfig {
 /// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, mixed_lead_floor_percentile
 /// outside [0, 100], vrr_noise_sigmas outside [0, 10], vrr_median_error outside [1, 3],
 /// vrr_hold_bank outside [0, 10000], a negative pile_catch_up_lag or a pile_catch_up_within
-/// not above 0, a negative vrr_refollow_frames or vrr_refollow_share outside (0, 1].
+/// not above 0, a negative vrr_refollow_frames or vrr_refollow_share outside (0, 1]; and
+/// overload_window under 2, catch_up_p99_window under 100, level_window negative or above
+/// shrink_window, mixed_margin or vrr_margin under 1, vrr_trim outside [0, 1),
+/// mixed_lead_percentile, mixed_lead_percentile_queued or vrr_lead_percentile outside
+/// (0, 100], mixed_lead_deep_percentile outside [0, 100], vrr_catch_up or mixed_leave_share
+/// outside [0, 1], catch_up_pile outside (0, 1), spiral_ratio, keep_debt_catch_up or
+/// catch_up_late not above 0 (each refusal names the field, its value and its range).
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);

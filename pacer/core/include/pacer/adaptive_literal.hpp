@@ -10,7 +10,7 @@
 // previous), in (0, 1]. With sustained headroom the interval shrinks slowly; a one-off
 // hitch is forgiven after a few frames that fit the old interval.
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::AdaptiveConfig cfg;                      // only the seed's fields are read
 //   cfg.initial_interval = 16ms;
 //   pacer::AdaptiveLiteralPolicy pacer{cfg, {}};     // FixedStepConfig{} = 1/64 s steps, cap 8

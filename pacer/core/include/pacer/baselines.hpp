@@ -9,7 +9,7 @@
 //                       in solo play, kept in a networked (lockstep) game.
 //   variable            one update of the measured frame time, no interpolation.
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::AccumulatorPolicy acc{{}, {}};       // uncapped, dt = 1/64 s
 //   auto plan = acc.begin_frame(0ns);           // then the protocol of pacer/pacer.hpp
 #pragma once

@@ -6,7 +6,7 @@
 // time of the first frame, so `shown = previous + alpha * (current - previous)`
 // is directly comparable with the time the frame is displayed.
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::FixedStepClock clock{start, 15'625'000ns};
 //   clock.advance(clock.step());              // previous = current; current += step
 //   double a = clock.alpha_at(frame_end);     // (frame_end - previous) / (current - previous)

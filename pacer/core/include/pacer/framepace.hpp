@@ -14,7 +14,7 @@
 // estimate of the next frame's work, so the frame ends just before its deadline; before
 // the render an exact limiter sleeps off what is left of the target less the margin.
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::FramepaceConfig cfg;                   // Auto on a 60 Hz monitor: 1/59.5 s
 //   cfg.frametime_limit = pacer::framepace_auto_limit(6'944'444ns);   // a 144 Hz monitor
 //   pacer::FramepacePolicy limiter{cfg, {}};      // FixedStepConfig{}: 1/64 s steps, cap 8

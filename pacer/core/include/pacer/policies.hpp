@@ -1,6 +1,6 @@
 // pacer/policies.hpp - every policy by name, for command lines and comparison runs.
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::PolicyConfig cfg;                       // defaults of each part apply
 //   cfg.sim.step = 40ms;                           // a 25 Hz simulation
 //   std::unique_ptr<pacer::Pacer> p = pacer::create_pacer("flipcode", cfg);

@@ -20,7 +20,7 @@
 //     without, the present is held so the frame is shown at that vsync and the next frame
 //     starts there. Above max_auto_swap_duration (50 ms) nothing waits.
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::SwappyConfig cfg;                      // 60 Hz, Swappy's defaults
 //   cfg.refresh_period = 6'944'444ns;             // a 144 Hz display (pacer::fit_to_display)
 //   cfg.swap_duration = cfg.refresh_period;       // let it run at the full rate

@@ -10,7 +10,7 @@
 // vblank over a long run. With an exact display every residual is 0 and the grid is
 // the announced one.
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::VblankGrid grid{16'666'667ns, 0ns};     // 60 Hz announced, a vblank at 0
 //   grid.observe(shown);                            // each display time a present-wait reports
 //   pacer::Nanos next = grid.at_or_after(now);      // the first vblank at or after now

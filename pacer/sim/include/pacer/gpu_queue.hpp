@@ -7,7 +7,7 @@
 // ended, in order (timestamp queries). The simulator (SimCosts::gpu) and the engine tests'
 // virtual target both run this model, so their loops see the same GPU.
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::GpuQueue gpu{2};
 //   now = gpu.acquire(now);                 // the slot's fence
 //   const pacer::Nanos done = gpu.submit(frame, now, 9'770'000ns);

@@ -14,7 +14,7 @@
 // frame reaches the display when the call returns (offscreen: it is done when issued).
 // Nothing sleeps, so tests and comparisons are exact and repeatable.
 //
-//   using namespace std::chrono_literals;  // the time literals below (16ms, 15'625'000ns)
+//   using namespace std::chrono_literals;  // the time literals below (ms, ns)
 //   pacer::SimCosts costs = pacer::SimCosts::fixed(3ms, 1ms);
 //   pacer::SimRun run = pacer::simulate(*pacer, costs, 3);   // *pacer: pacer/policies.hpp
 //   std::string tl = pacer::format_timeline(run.timeline);   // "R0 U5 U10 ... R32"
