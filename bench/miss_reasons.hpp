@@ -100,21 +100,22 @@ inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64
 }
 
 /// The positions in `mine` (of f.stutters) left when each frame of `theirs` pairs with at
-/// most one of `mine` within `within` frames (in order): the stutters only this run has.
-/// One to one: two stutters in a row against one of theirs leave one unmatched.
+/// most one of `mine` within `within` frames: the stutters only this run has. One to one:
+/// two stutters in a row against one of theirs leave one unmatched. Stutters at the same
+/// frame pair first, then the rest in order (greedily, 348 took 349's partner and 349
+/// took 350's, leaving 350 where 348 had none).
 inline std::vector<std::size_t> unmatched(const std::vector<std::int64_t>& mine, const std::vector<std::int64_t>& theirs,
                                           std::int64_t within = 3) {
+  std::vector<bool> used(theirs.size(), false), paired(mine.size(), false);
+  for (std::size_t k = 0; k < mine.size(); ++k)
+    for (std::size_t t = 0; t < theirs.size() && !paired[k]; ++t)
+      if (!used[t] && theirs[t] == mine[k]) used[t] = paired[k] = true;
+  for (std::size_t k = 0; k < mine.size(); ++k)
+    for (std::size_t t = 0; t < theirs.size() && !paired[k]; ++t)
+      if (!used[t] && theirs[t] >= mine[k] - within && theirs[t] <= mine[k] + within) used[t] = paired[k] = true;
   std::vector<std::size_t> out;
-  std::vector<bool> used(theirs.size(), false);
-  for (std::size_t k = 0; k < mine.size(); ++k) {
-    bool paired = false;
-    for (std::size_t t = 0; t < theirs.size() && !paired; ++t) {
-      if (used[t] || theirs[t] < mine[k] - within || theirs[t] > mine[k] + within) continue;
-      used[t] = true;
-      paired = true;
-    }
-    if (!paired) out.push_back(k);
-  }
+  for (std::size_t k = 0; k < mine.size(); ++k)
+    if (!paired[k]) out.push_back(k);
   return out;
 }
 

@@ -73,6 +73,8 @@ TEST(MissReasons, StuttersPairOneToOneWithinThreeFrames) {
   EXPECT_EQ(fpbench::unmatched({100, 500}, {103, 497}), (std::vector<std::size_t>{}));
   EXPECT_EQ(fpbench::unmatched({100, 500}, {104}), (std::vector<std::size_t>{0, 1}));
   EXPECT_EQ(fpbench::unmatched({}, {5}), (std::vector<std::size_t>{}));
+  // Same frames pair first: control_native_1080p's 348, 349, 350 against 349, 350 leave 348.
+  EXPECT_EQ(fpbench::unmatched({348, 349, 350}, {349, 350}), (std::vector<std::size_t>{0}));
 }
 
 TEST(MissReasons, TooFewFramesGiveNoFacts) {
