@@ -419,11 +419,14 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
       if (std::filesystem::is_regular_file(o.capture_path, ec) && std::filesystem::file_size(o.capture_path, ec) == 0)
         std::filesystem::remove(o.capture_path, ec);
       const std::int64_t want = o.capture_frame >= 0 ? o.capture_frame : presented - 1;
-      if (presented == 0 || want >= presented)
-        lg->error("capture: the run ended after {} frames{}; nothing was written to '{}'", presented,
-                  presented == 0 ? "" : fmt::format(", before frame {}", want), o.capture_path);
-      else
-        lg->error("capture: frame {} was not captured to '{}'", want, o.capture_path);
+      // One line on stderr, as every output's failure: why nothing (or not that frame) was written.
+      const std::string why =
+          presented == 0 || want >= presented
+              ? fmt::format("--capture: the run ended after {} frames{}; nothing was written to '{}'", presented,
+                            presented == 0 ? "" : fmt::format(", before frame {}", want), o.capture_path)
+              : fmt::format("--capture: frame {} was not captured: {}", want,
+                            gpu->capture_error().empty() ? "unknown reason" : gpu->capture_error());
+      std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(app_name.size()), app_name.data(), why.c_str());
       exit_code = 1;
     }
     if (o.validation) {

@@ -1,6 +1,9 @@
 #include "capture.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+#include <string>
 
 #include "vk_check.hpp"
 
@@ -91,9 +94,11 @@ std::vector<std::uint8_t> read_back(const Context& ctx, VkCommandPool pool, VkIm
   return pixels;
 }
 
-bool write_ppm(const std::string& path, VkExtent2D extent, const std::vector<std::uint8_t>& pixels, bool bgra) {
+std::string write_ppm(const std::string& path, VkExtent2D extent, const std::vector<std::uint8_t>& pixels, bool bgra) {
+  const auto reason = [] { return std::string{errno != 0 ? std::strerror(errno) : "write error"}; };
+  errno = 0;
   std::ofstream out{path, std::ios::binary};
-  if (!out) return false;
+  if (!out) return reason();
   out << "P6\n" << extent.width << ' ' << extent.height << "\n255\n";
   std::vector<char> row(std::size_t{extent.width} * 3);
   for (std::size_t y = 0; y < extent.height; ++y) {
@@ -107,7 +112,7 @@ bool write_ppm(const std::string& path, VkExtent2D extent, const std::vector<std
     out.write(row.data(), static_cast<std::streamsize>(row.size()));
   }
   out.flush();
-  return static_cast<bool>(out);
+  return out ? std::string{} : reason();
 }
 
 }  // namespace renderer::detail

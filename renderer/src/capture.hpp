@@ -24,6 +24,7 @@ std::vector<std::uint8_t> read_back(const Context& ctx, VkCommandPool pool, VkIm
 
 /// Writes a binary PPM (P6, maxval 255) from tightly packed RGBA (or BGRA) pixels; alpha is
 /// dropped. Returns false when the file cannot be written.
-bool write_ppm(const std::string& path, VkExtent2D extent, const std::vector<std::uint8_t>& pixels, bool bgra);
+/// Empty when written, else why not (the system's reason).
+std::string write_ppm(const std::string& path, VkExtent2D extent, const std::vector<std::uint8_t>& pixels, bool bgra);
 
 }  // namespace renderer::detail

@@ -85,6 +85,7 @@ struct Fault {
 
 struct Renderer::Impl {
   RendererConfig config;
+  std::string capture_error;  ///< why the last capture failed
   GLFWwindow* window = nullptr;
   Context ctx;
 
@@ -536,12 +537,14 @@ std::uint64_t Renderer::Impl::present() {
 
 bool Renderer::Impl::capture(const std::string& path) {
   if (!last.valid) {
-    detail::log()->error("capture: no frame has been drawn yet");
+    capture_error = "no frame has been drawn yet";
+    detail::log()->error("capture: {}", capture_error);
     return false;
   }
   bool bgra = false;
   if (!capturable(color_format, bgra)) {
-    detail::log()->error("capture: format {} cannot be written as PPM", static_cast<int>(color_format));
+    capture_error = "format " + std::to_string(static_cast<int>(color_format)) + " cannot be written as PPM";
+    detail::log()->error("capture: {}", capture_error);
     return false;
   }
   try {
@@ -568,11 +571,13 @@ bool Renderer::Impl::capture(const std::string& path) {
       pixels = read_back(ctx, pool, capture_image.image, last.extent,
                          [&](VkCommandBuffer cmd) { record_sprites(cmd, pipeline, again); });
     }
-    if (!write_ppm(path, last.extent, pixels, bgra)) {
-      detail::log()->error("capture: cannot write '{}'", path);
+    if (const std::string why = write_ppm(path, last.extent, pixels, bgra); !why.empty()) {
+      capture_error = "writing '" + path + "' failed: " + why;
+      detail::log()->error("capture: {}", capture_error);
       return false;
     }
   } catch (const Error& e) {
+    capture_error = e.what();
     detail::log()->error("capture: {}", e.what());
     return false;
   }
@@ -633,7 +638,11 @@ std::uint32_t Renderer::gpu_load() const { return impl_->config.gpu_load; }
 void Renderer::notify_resized() {
   if (impl_->window) impl_->recreate_pending = true;
 }
-bool Renderer::capture_ppm(const std::string& path) { return impl_->capture(path); }
+bool Renderer::capture_ppm(const std::string& path) {
+  impl_->capture_error.clear();
+  return impl_->capture(path);
+}
+const std::string& Renderer::capture_error() const { return impl_->capture_error; }
 PresentMode Renderer::present_mode() const { return from_vk(impl_->vk_present_mode); }
 std::uint32_t Renderer::validation_messages() const { return impl_->ctx.messages.load(std::memory_order_relaxed); }
 std::uint32_t Renderer::validation_errors() const { return impl_->ctx.errors.load(std::memory_order_relaxed); }

@@ -570,6 +570,12 @@ TEST(VulkanSample, ACaptureOfARunByDurationIsItsLastFrame) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find(", before frame 1000000; nothing was written to '" + never + "'"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(never));
+  // A capture that cannot be written: one line on stderr with the system's reason (it went
+  // to stdout without one).
+  r = run_stderr("--headless --frames 10 --quiet --capture /dev/full");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output,
+            "bouncing_balls: --capture: frame 9 was not captured: writing '/dev/full' failed: No space left on device\n");
 }
 
 TEST(VulkanSample, UnwritableOutputsFailBeforeTheRunWithTheirCause) {

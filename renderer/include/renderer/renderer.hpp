@@ -179,6 +179,9 @@ class Renderer {
   /// swapchain's format: the pixels are the ones that were presented. Waits for the device to
   /// go idle. Returns false (and logs why) when no frame was drawn yet or writing fails.
   bool capture_ppm(const std::string& path);
+  /// Why the last capture_ppm() failed ("writing 'x.ppm' failed: No space left on device"),
+  /// empty after one that succeeded.
+  const std::string& capture_error() const;
 
   /// The present mode actually in use (fifo when the requested one is not supported).
   PresentMode present_mode() const;
