@@ -672,7 +672,7 @@ int main(int argc, char** argv) {
       costs = pacer::LoadProfile::parse("trace:" + file + ",loop", open_file);
     } catch (const pacer::LoadSpecError& e) {
       std::fprintf(stderr, "compare: %s\n", e.what());
-      return 1;
+      return 2;  // a bad input, as pacer-sim and the samples say it
     }
     const std::filesystem::path p{file};
     Workload w{p.stem().string(), p.filename().string(), "trace", [costs](std::int64_t f) { return costs.at(f); }};

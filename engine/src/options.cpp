@@ -118,6 +118,13 @@ void Cli::add_common(Options& o) {
 
 std::string Cli::usage() const { return impl_->app.help(); }
 
+bool Cli::given(const std::string& flag) const {
+  const CLI::Option* option = impl_->app.get_option_no_throw(flag);
+  return option != nullptr && option->count() > 0;
+}
+
+int Cli::usage_error(const std::string& why) const { return fpcli::usage_error(program_, why); }
+
 int Cli::parse(int argc, char** argv, Options& out) {
   add_common(out);
   if (const int code = fpcli::parse(impl_->app, argc, argv); code >= 0) return code;
@@ -129,6 +136,13 @@ int Cli::parse(int argc, char** argv, Options& out) {
       if (!files[i].second->empty() && *files[i].second == *files[j].second)
         return fpcli::usage_error(program_, std::string(files[j].first) + ": '" + fpcli::printable(*files[j].second) +
                                                 "' is also the " + files[i].first + " file");
+  // Flags that would be ignored without a word.
+  if (given("--capture-frame") && out.capture_path.empty())
+    return fpcli::usage_error(program_, "--capture-frame: needs --capture FILE (the file it is saved to)");
+  if (out.headless && given("--present-mode"))
+    return fpcli::usage_error(program_, "--present-mode: a --headless run has no swapchain (drop one of them)");
+  if (out.headless && given("--resize-at"))
+    return fpcli::usage_error(program_, "--resize-at: a --headless run has no window to resize (drop one of them)");
   // A frame the run is known never to reach (--frames N renders frames 0 to N - 1).
   if (out.frames > 0 && out.capture_frame >= out.frames)
     return fpcli::usage_error(program_, "--capture-frame: " + std::to_string(out.capture_frame) +

@@ -185,7 +185,7 @@ inline int run_balls_sample(int argc, char** argv, const char* name, const char*
   BallsScene::Config scene;
   double logic_hz = 0;
   cli.add_int("--balls", "N", "number of balls (default 500)", scene.balls, 1, 200'000);
-  cli.add_double("--logic-hz", "HZ", "simulation rate (default 25; --step-ms sets the step directly)", logic_hz, 1, 10'000);
+  cli.add_double("--logic-hz", "HZ", "simulation rate (default 25; or --step-ms, the step itself)", logic_hz, 1, 10'000);
   cli.add_string("--render-load", "SPEC", "CPU ms per render (default " + render_spec + ")", render_spec);
   cli.add_string("--update-load", "SPEC", "CPU ms per update (default " + update_spec + ")", update_spec);
   cli.add_string("--gpu-load", "SPEC", "fragment iterations per pixel (default " + gpu_spec + ")", gpu_spec);
@@ -194,6 +194,8 @@ inline int run_balls_sample(int argc, char** argv, const char* name, const char*
   options.pacing.sim.step = pacer::Nanos{40'000'000};  // 25 Hz logic, as in the flipcode demo
   options.demo_keys = true;                             // a demo: Esc, Space, P, +/-
   if (const int code = cli.parse(argc, argv, options); code >= 0) return code;
+  if (logic_hz > 0 && cli.given("--step-ms"))
+    return cli.usage_error("--logic-hz: give --logic-hz or --step-ms, not both (both set the step)");
   if (logic_hz > 0) options.pacing.sim.step = pacer::from_ms(1000.0 / logic_hz);
   try {
     scene.render = TimedLoad::parse(render_spec, trace_files());

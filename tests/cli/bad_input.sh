@@ -175,7 +175,8 @@ ok $S --frames 3 --quiet --load-trace capframex_judgment_gtx1070.csv
 # --replay: a native log's costs; bad logs and flags that would contradict it.
 "${bin[pacer-sim]}" --display immediate:60 --frames 5 --log good_log.csv --quiet 2> /dev/null
 head -n 1 good_log.csv > header_only.csv
-t 2 $S "cannot read --replay log '/nonexistent.csv'" --replay /nonexistent.csv
+t 2 $S "cannot read --replay log '/nonexistent.csv': No such file or directory" --replay /nonexistent.csv
+t 2 $S "--replay: 'adir' is a directory, not a log" --replay adir
 t 2 $S "bad_log.csv:1: missing column timing_source" --replay bad_log.csv
 t 2 $S "--replay log 'header_only.csv' has no frames" --replay header_only.csv
 t 2 $S "--replay takes the costs from the log: drop --render-load" --replay good_log.csv --render-load constant:3
@@ -222,6 +223,11 @@ cp ok.csv T.flipcode.csv
 t 2 $S "--log: 'Z.adaptive.csv' is also the --replay log" --replay Z.adaptive.csv --compare adaptive,flipcode --log Z
 t 2 $S "--log: 'T.flipcode.csv' is also the --load-trace file" --load-trace T.flipcode.csv --compare adaptive,flipcode --log T
 
+# Two flags for one thing (one was ignored without a word).
+t 2 $S "--render-ms: --render-load is given too" --render-ms 50 --render-load constant:2
+t 2 $S "--render-load: --load-trace is given too" --load-trace ok.csv --render-load constant:50
+t 2 $S "--policy: --compare is given too" --compare adaptive --policy flipcode
+t 2 $S "--timeline: --compare is given too" --compare adaptive,flipcode --timeline --frames 3
 # Every trace a load spec reads, found as given or under traces/, is an input no log may overwrite.
 cp ok.csv in1.csv && cp ok.csv in1.csv.flipcode.csv
 t 2 $S "--log: 'in1.csv' is also a trace it reads ('in1.csv')" --render-load trace:in1.csv,loop --log in1.csv --frames 5
@@ -241,7 +247,9 @@ t 2 $R "--refresh-hz: inf is out of range" --refresh-hz inf x.csv
 t 2 $R "--refresh-hz: 'abc' is not a number" --refresh-hz abc x.csv
 t 2 $R "--html: the file name is empty" --html '' x.csv
 t 2 $R "--json needs a value" x.csv --json
-t 2 $R "missing.csv" missing.csv
+t 2 $R "cannot read 'missing.csv': No such file or directory" missing.csv
+t 2 $R "'adir' is a directory, not a log" adir
+t 2 $R "is not a regular file: --html reads each log twice" /dev/stdin --html piped.html
 t 2 $R "bad_log.csv:1: missing column timing_source" bad_log.csv
 t 2 $R "nul.csv" nul.csv
 t 2 $R "--html: 'bad_log.csv' is also an input log" bad_log.csv --html bad_log.csv
@@ -260,7 +268,7 @@ t 2 $C "unknown option '--bogus'" --bogus
 t 2 $C "--frames needs a value" --frames
 t 2 $C "--out: the file name is empty" --out ''
 t 2 $C "no workload matches --only zzz" --traces empty_dir --only zzz
-t 1 $C "nul.csv:3: binary content" --traces nul_dir --only zzz
+t 2 $C "nul.csv:3: binary content" --traces nul_dir --only zzz
 t 2 $C "no trace in 'empty_dir' (and --no-synthetic)" --traces empty_dir --no-synthetic
 t 2 $C "no workload matches in --half tuning with --no-synthetic" --traces one_trace --half tuning --all-held-out --no-synthetic
 t 2 $C "--traces: 'traces' is not a folder (run from the repository root" --frames 200
@@ -268,8 +276,8 @@ t 2 $C "--traces: 'traces' is not a folder (run from the repository root" --fram
 # device given as --out without end).
 t 2 $C "--out: '/dev/full' is not a regular file" --traces one_trace --no-synthetic --frames 200 --out /dev/full
 t 2 $C "--out: 'r.csv' would be its own CSV" --traces one_trace --no-synthetic --frames 200 --out r.csv
-t 2 $C "--out: its CSV 'one_trace/twenty.csv' is an input trace of --traces" --traces one_trace --no-synthetic --frames 200 --out one_trace/twenty.md
-t 1 $C "cannot write 'no_dir/r.md': No such file or directory" --traces one_trace --no-synthetic --frames 200 --out no_dir/r.md
+t 2 $C "--out: its CSV 'one_trace/twenty.csv' is an input trace of --traces" --traces one_trace --no-synthetic --frames 200 --out one_trace/twenty.page
+t 1 $C "cannot write 'no_dir/r.page': No such file or directory" --traces one_trace --no-synthetic --frames 200 --out no_dir/r.page
 ok $C --traces one_trace --no-synthetic --frames 200
 if grep -q ' twenty ' out.txt && ! grep -q 'level-load' out.txt; then
   pass=$((pass + 1))
@@ -321,6 +329,11 @@ t 2 $B "phase length 1e308s is out of range (0, 1000000] seconds" --headless --f
 t 2 $B "trace '/dev/zero': not a regular file" --headless --frames 3 --render-load trace:/dev/zero
 t 2 $B "nul.csv:3: binary content" --headless --frames 3 --render-load trace:nul.csv
 t 2 $B "--capture-frame: -1 is out of range" --headless --capture-frame -1
+# Flags that were ignored without a word.
+t 2 $B "--capture-frame: needs --capture FILE" --headless --frames 3 --capture-frame 1
+t 2 $B "--present-mode: a --headless run has no swapchain" --headless --frames 3 --present-mode mailbox
+t 2 $B "--resize-at: a --headless run has no window to resize" --headless --frames 3 --resize-at 2
+t 2 $B "--logic-hz: give --logic-hz or --step-ms, not both" --headless --frames 3 --logic-hz 10 --step-ms 5
 t 2 $B "load spec 'constant:1e9': value 1e9 is out of range" --headless --gpu-load constant:1e9
 ok $B --help
 ok $B --version

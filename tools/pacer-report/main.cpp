@@ -89,8 +89,17 @@ int main(int argc, char** argv) {
   // HTML report's charts stream it again (replay below). No log is held in memory.
   std::vector<tools::ReportLog> report;
   for (const auto& path : paths) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+      return fail(usage_error("'" + fpcli::printable(path) + "' is a directory, not a log"));
+    // The charts read each log a second time: a pipe would be empty then.
+    if (!html.empty() && std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+      return fail(usage_error("'" + fpcli::printable(path) +
+                              "' is not a regular file: --html reads each log twice (save it to a file first)"));
+    errno = 0;
     std::ifstream in{path};
-    if (!in) return fail(usage_error("cannot read '" + path + "'"));
+    if (!in)
+      return fail(usage_error("cannot read '" + fpcli::printable(path) + "': " + std::strerror(errno != 0 ? errno : ENOENT)));
     try {
       pacer::NativeLogReader reader{in, path};
       tools::ReportLogBuilder builder{path, warmup};

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -177,6 +179,14 @@ int parse(int argc, char** argv, Options& o) {
   app.add_flag("--quiet", o.quiet, "no summary");
   if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
   o.frames_given = frames->count() > 0;
+  // Two flags for one thing: one of them would be ignored without a word.
+  const auto given = [&app](const char* flag) { return app.get_option(flag)->count() > 0; };
+  const std::pair<const char*, const char*> one_of_each[] = {
+      {"--render-ms", "--render-load"}, {"--render-ms", "--load-trace"}, {"--render-load", "--load-trace"},
+      {"--update-ms", "--update-load"}, {"--policy", "--compare"},      {"--timeline", "--compare"}};
+  for (const auto& [a, b] : one_of_each)
+    if (given(a) && given(b))
+      return fpcli::usage_error("pacer-sim", std::string{a} + ": " + b + " is given too; they set the same thing (drop one)");
   if (replay->count() > 0)
     for (const char* flag : {"--load-trace", "--render-load", "--update-load", "--gpu-time", "--present-load", "--render-ms",
                              "--update-ms", "--trace-scale"})
@@ -196,10 +206,7 @@ int parse(int argc, char** argv, Options& o) {
     }
   }
   try {
-    if (replay->count() > 0) {
-      const auto given = [&app](const char* flag) { return app.get_option(flag)->count() > 0; };
-      from_sidecar(o, given);
-    }
+    if (replay->count() > 0) from_sidecar(o, given);
     finish(o);
   } catch (const UsageError& e) {
     return fpcli::usage_error("pacer-sim", e.message);
@@ -407,9 +414,16 @@ int main(int argc, char** argv) {
     }
   pacer::SimCosts costs = pacer::sim_costs(load);
   if (!o.replay.empty()) {
+    std::error_code dir_ec;
+    if (std::filesystem::is_directory(o.replay, dir_ec)) {
+      std::fprintf(stderr, "pacer-sim: --replay: '%s' is a directory, not a log\n", fpcli::printable(o.replay).c_str());
+      return 2;
+    }
+    errno = 0;
     std::ifstream in{o.replay};
     if (!in) {
-      std::fprintf(stderr, "pacer-sim: cannot read --replay log '%s'\n", fpcli::printable(o.replay).c_str());
+      std::fprintf(stderr, "pacer-sim: cannot read --replay log '%s': %s\n", fpcli::printable(o.replay).c_str(),
+                   std::strerror(errno != 0 ? errno : ENOENT));
       return 2;
     }
     try {

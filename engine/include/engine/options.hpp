@@ -68,6 +68,10 @@ class Cli {
   /// 2 after a usage error (one line on stderr: "PROGRAM: --FLAG: WHY").
   int parse(int argc, char** argv, Options& out);
   std::string usage() const;
+  /// Whether `flag` ("--step-ms") was on the command line (after parse()).
+  bool given(const std::string& flag) const;
+  /// A usage error after parse(): "PROGRAM: WHY" on stderr; returns 2.
+  int usage_error(const std::string& why) const;
 
  private:
   struct Impl;
