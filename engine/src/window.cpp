@@ -105,6 +105,12 @@ std::pair<std::uint32_t, std::uint32_t> Window::framebuffer_size() const {
   return {static_cast<std::uint32_t>(w < 0 ? 0 : w), static_cast<std::uint32_t>(h < 0 ? 0 : h)};
 }
 
+bool Window::minimized() const {
+  if (glfwGetWindowAttrib(window_, GLFW_ICONIFIED) == GLFW_TRUE) return true;
+  const auto [w, h] = framebuffer_size();
+  return w == 0 || h == 0;
+}
+
 void Window::set_size(std::uint32_t width, std::uint32_t height) {
   glfwSetWindowSize(window_, static_cast<int>(width), static_cast<int>(height));
 }

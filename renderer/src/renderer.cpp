@@ -85,6 +85,7 @@ struct Fault {
 
 struct Renderer::Impl {
   RendererConfig config;
+  bool minimized = false;  ///< the window was iconified at the last begin_frame
   std::string capture_error;  ///< why the last capture failed
   GLFWwindow* window = nullptr;
   Context ctx;
@@ -364,6 +365,18 @@ bool Renderer::Impl::begin_frame() {
     return true;
   }
 
+  // Minimized (iconified): nothing is seen. On X11 the window keeps its size, so the 0x0 test
+  // below never fires there: draw nothing until it is restored.
+  const bool iconified = glfwGetWindowAttrib(window, GLFW_ICONIFIED) == GLFW_TRUE;
+  if (iconified != minimized) {
+    minimized = iconified;
+    detail::log()->info(iconified ? "renderer: window minimized: drawing nothing until it is restored"
+                                  : "renderer: window restored");
+  }
+  if (iconified) {
+    status.kind = FrameStatus::skipped_minimized;
+    return false;
+  }
   if (recreate_pending || !swapchain.handle) {
     if (!recreate_swapchain()) {  // 0x0: no swapchain can be made; draw nothing until resized
       status.kind = FrameStatus::skipped_minimized;

@@ -150,10 +150,10 @@ class Game final : public engine::Scene {
 class GpuTarget final : public engine::FrameTarget {
  public:
   GpuTarget(own::Gpu& gpu, const Game& game, engine::Window& window) : gpu_{gpu}, game_{game}, window_{window} {}
-  bool acquire() override { return gpu_.begin(); }
+  // Minimized (iconified, or 0x0: on X11 a minimized window keeps its size): nothing to draw.
+  bool acquire() override { return !window_.minimized() && gpu_.begin(); }
   bool wait_until_ready() override {
-    const auto [w, h] = window_.framebuffer_size();
-    if (w == 0 || h == 0) glfwWaitEventsTimeout(0.1);  // minimized: wait for the window to come back
+    if (window_.minimized()) glfwWaitEventsTimeout(0.1);  // wait for the window to come back
     return !window_.should_close();
   }
   void draw(const engine::DrawList&) override {

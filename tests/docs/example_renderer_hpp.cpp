@@ -8,37 +8,17 @@
 // window as a window manager does when its close box is clicked (WM_DELETE_WINDOW); it exits 0
 // once the loop ended with the circle seen on screen.
 #include <GLFW/glfw3.h>
-#include <X11/Xlib.h>
-#include <X11/Xutil.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <thread>
 #include <vector>
 
 #include "renderer/renderer.hpp"
+#include "x11_window.hpp"  // the user's side: find, close
 
 namespace {
-
-// The window named `name` at or under `w`, or 0.
-Window find_named(Display* x, Window w, const char* name) {
-  char* got = nullptr;
-  if (XFetchName(x, w, &got) != 0 && got != nullptr) {
-    const bool match = std::strcmp(got, name) == 0;
-    XFree(got);
-    if (match) return w;
-  }
-  Window root = 0, parent = 0;
-  Window* children = nullptr;
-  unsigned int count = 0;
-  if (XQueryTree(x, w, &root, &parent, &children, &count) == 0) return 0;
-  Window found = 0;
-  for (unsigned int i = 0; i < count && found == 0; ++i) found = find_named(x, children[i], name);
-  if (children != nullptr) XFree(children);
-  return found;
-}
 
 // Whether the pixel at the window's middle is the circle's orange (0xff8000).
 bool circle_shown(Display* x, Window w) {
@@ -58,21 +38,11 @@ void close_when_drawn(std::atomic<bool>& seen, const std::atomic<bool>& stop) {
   if (x == nullptr) return;
   Window w = 0;
   for (int i = 0; i < 300 && !stop.load() && !seen.load(); ++i) {
-    if (w == 0) w = find_named(x, DefaultRootWindow(x), "demo");
+    if (w == 0) w = x11_user::find_named(x, DefaultRootWindow(x), "demo");
     if (w != 0 && circle_shown(x, w)) seen = true;
     else std::this_thread::sleep_for(std::chrono::milliseconds{100});
   }
-  if (w != 0 && !stop.load()) {
-    XEvent e{};
-    e.xclient.type = ClientMessage;
-    e.xclient.window = w;
-    e.xclient.message_type = XInternAtom(x, "WM_PROTOCOLS", False);
-    e.xclient.format = 32;
-    e.xclient.data.l[0] = static_cast<long>(XInternAtom(x, "WM_DELETE_WINDOW", False));
-    e.xclient.data.l[1] = CurrentTime;
-    XSendEvent(x, w, False, NoEventMask, &e);
-    XFlush(x);
-  }
+  if (w != 0 && !stop.load()) x11_user::close(x, w);
   XCloseDisplay(x);
 }
 

@@ -1,7 +1,7 @@
 // engine/vulkan_target.hpp - the loop's FrameTarget on the Vulkan renderer.
 //
-// Acquire, draw and present map onto renderer::Renderer; a minimized (0x0) window
-// makes acquire() fail and wait_until_ready() sleep in glfwWaitEvents. Where the
+// Acquire, draw and present map onto renderer::Renderer; a minimized window (iconified,
+// or 0x0) makes acquire() fail and wait_until_ready() sleep in glfwWaitEvents. Where the
 // device has VK_KHR_present_wait a watcher thread learns when each frame became
 // visible: each time the loop collects records it polls the outstanding present ids
 // (vkWaitForPresentKHR with a zero timeout, in order) and stamps the ones that have

@@ -36,8 +36,11 @@ class Window {
   /// Processes pending window events (glfwPollEvents); returns the input since the last
   /// call, in order.
   std::vector<InputEvent> poll();
-  /// The framebuffer size in pixels (0x0 while minimized).
+  /// The framebuffer size in pixels (0x0 while minimized on some systems; on X11 a minimized
+  /// window keeps its size: ask minimized()).
   std::pair<std::uint32_t, std::uint32_t> framebuffer_size() const;
+  /// Minimized: iconified, or a 0x0 framebuffer. Nothing drawn is seen.
+  bool minimized() const;
   /// Asks the window system for a new size (screen coordinates).
   void set_size(std::uint32_t width, std::uint32_t height);
 

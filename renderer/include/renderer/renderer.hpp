@@ -91,7 +91,7 @@ struct RendererConfig {
 struct FrameStatus {
   enum Kind {
     ok,                   ///< an image is acquired: draw() then present()
-    skipped_minimized,    ///< the framebuffer is 0x0: wait for events (glfwWaitEvents) and retry
+    skipped_minimized,    ///< minimized (iconified, or a 0x0 framebuffer): wait for events (glfwWaitEvents) and retry
     skipped_out_of_date,  ///< the swapchain was (or will be) recreated: just retry
   } kind = ok;
   std::uint32_t image_index = 0;          ///< swapchain (or offscreen) image drawn into, when ok
