@@ -321,7 +321,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     bool overlay_on = o.overlay;
     auto show_overlay = [&](bool on) {
       overlay_on = on;
-      if (on) overlay.build(loop.pacer() ? loop.pacer()->interval() : Nanos{0});
+      if (on) overlay.build(loop.pacer() ? loop.pacer()->planned_interval() : Nanos{0});
       loop.set_overlay(on ? &overlay.shapes() : nullptr);
     };
     show_overlay(overlay_on);
@@ -336,7 +336,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     bool captured = false;
     loop.on_presented = [&](const pacer::FramePlan&) {
       const std::int64_t frame = presented++;
-      if (overlay_on) overlay.build(loop.pacer()->interval());  // for the next frame
+      if (overlay_on) overlay.build(loop.pacer()->planned_interval());  // for the next frame
       // A frame named by --capture-frame, once presented; "the last" is read after the run.
       if (!o.capture_path.empty() && !captured && o.capture_frame >= 0 && frame == o.capture_frame) {
         // The image just presented (with a render thread: once it is, before the next draw).
@@ -397,7 +397,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
                             {"waiter_late_max_ms", pacer::to_ms(ws.max_late)}};
     log->finish(&s);
     lg->info("summary: {} frames in {:.2f} s, {}", result.frames, pacer::to_ms(result.duration) / 1000.0,
-                 StatusReporter::status_line(s, loop.pacer() ? loop.pacer()->interval() : Nanos{0}));
+                 StatusReporter::status_line(s, loop.pacer() ? loop.pacer()->planned_interval() : Nanos{0}));
     lg->info("summary: p50 |anim err| {:.3f} ms, lateness p50 {:.3f} ms p99 {:.3f} ms, stutter {:.2f}% of time, "
                  "busy {:.1f}%, waiting {:.1f}%",
                  s.anim_error_p50_ms, s.lateness_p50_ms, s.lateness_p99_ms, s.stutter_time_pct, 100 * s.busy_share,

@@ -38,6 +38,7 @@ struct Checked {
   std::vector<FrameRecord> records;
   std::vector<Nanos> plan_intervals;   ///< FramePlan::interval, by frame
   std::vector<Nanos> start_intervals;  ///< Pacer::interval() right after begin_frame, by frame
+  std::vector<Nanos> end_intervals;    ///< Pacer::planned_interval() once next() said render, by frame
   bool world_changed_by_render = false;
   bool conservation_held = true;
   std::string first_violation;
@@ -75,6 +76,7 @@ Checked drive(Pacer& p, std::int64_t frames) {
         out.first_violation = "steps x step != simulated at frame " + std::to_string(f);
       }
     }
+    out.end_intervals.push_back(p.planned_interval());
   }
   p.finish(now);
   if (auto r = p.take_record()) out.records.push_back(*r);
@@ -135,6 +137,9 @@ TEST_P(EveryPolicy, ThePlanCarriesTheIntervalInForceAtTheFramesStart) {
   if (GetParam() == "adaptive" || GetParam() == "accumulator-capped") {
     EXPECT_GT(run.plan_intervals.back(), 0_ms);
   }
+  // planned_interval() (what the overlay and the status lines show) is the record's interval_ms.
+  ASSERT_EQ(run.records.size(), run.end_intervals.size());
+  for (std::size_t f = 0; f < run.records.size(); ++f) EXPECT_EQ(run.end_intervals[f], run.records[f].interval) << f;
 }
 
 TEST_P(EveryPolicy, SameTimesGiveTheSameLog) { EXPECT_EQ(log_of(GetParam()), log_of(GetParam())); }

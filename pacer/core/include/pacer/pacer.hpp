@@ -230,6 +230,11 @@ class Pacer {
 
   /// Render interval currently in force (0 for policies that plan none).
   virtual Nanos interval() const = 0;
+  /// The interval the current (or last) frame is planned with, as its record's interval_ms
+  /// logs it: adaptive's gap from the previous frame's planned display to this one's, which
+  /// its interval() (a cost it follows, the cap in some cadences) may differ from. What an
+  /// overlay or a status line should show beside the log.
+  Nanos planned_interval() const { return frame_interval(); }
   virtual TimeAccount account() const = 0;
   /// The simulation clock (previous/current state times, steps, dropped debt).
   virtual const FixedStepClock& clock() const = 0;
