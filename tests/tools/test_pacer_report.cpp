@@ -223,3 +223,46 @@ TEST(PacerReport, TheSecondPassTakesWhatTheFirstSaw) {
   EXPECT_EQ(html(6000), exact) << "a log that grew: the frames of the first pass";
   EXPECT_THROW(html(4000), tools::ReplayError) << "a log that shrank";
 }
+
+TEST(PacerReport, TheVerdictStarsOnlyWhatApplies) {
+  // Three logs: adaptive under 60 fps, flipcode at 120 and accumulator at 75 (their frames
+  // over the 60 Hz refresh are never seen; neither plans a start). Under --refresh-hz 60 both
+  // rates over 60 share the star (120 took it alone); the classic loops' lateness and
+  // interval changes are n/a, not a starred 0.
+  auto adaptive = synthetic(600);
+  auto fast = synthetic(600), classic = synthetic(600);
+  for (auto& r : fast) {
+    r.policy = "flipcode";
+    r.present = r.present_issued = r.cpu_start = r.planned_start = Nanos{r.frame * 8'333'333};
+    r.display = r.present;
+    r.present_planned.reset();
+  }
+  for (auto& r : classic) {
+    r.policy = "accumulator";
+    r.present = r.present_issued = r.cpu_start = Nanos{r.frame * 13'333'333};  // 75 fps
+    r.display = r.present;
+    r.planned_start = r.cpu_start;
+    r.events = event_none;
+    r.present_planned.reset();
+  }
+  const std::vector<tools::ReportLog> logs{tools::report_log("a.csv", adaptive), tools::report_log("f.csv", fast),
+                                           tools::report_log("c.csv", classic)};
+  std::ostringstream out;
+  tools::write_html_report(out, logs, 60, [&](std::size_t i, const tools::RecordSink& sink) {
+    for (const auto& r : i == 0 ? adaptive : i == 1 ? fast : classic) sink(r);
+  });
+  const std::string html = out.str();
+  const auto row = [&](const std::string& metric) {
+    const auto at = html.find("<tr><td>" + metric + "</td>");
+    EXPECT_NE(at, std::string::npos) << metric;
+    return html.substr(at, html.find("</tr>", at) - at);
+  };
+  const std::string fps = row("average fps");
+  EXPECT_NE(fps.find("120.0 &#9733;"), std::string::npos) << fps;
+  EXPECT_NE(fps.find("75.0 &#9733;"), std::string::npos) << fps;
+  EXPECT_EQ(fps.find("&#9733;", fps.find("&#9733;") + 1), fps.rfind("&#9733;")) << "two stars\n" << fps;
+  const std::string lateness = row("lateness p99");
+  EXPECT_NE(lateness.find("<td class=\"na\">n/a</td><td class=\"na\">n/a</td>"), std::string::npos) << lateness;
+  const std::string changes = row("interval changes / min");
+  EXPECT_NE(changes.find("<td class=\"na\">n/a</td><td class=\"na\">n/a</td>"), std::string::npos) << changes;
+}

@@ -242,31 +242,54 @@ struct Verdict {
   int digits = 2;
   bool higher_is_better = false;
   std::string unit;
+  /// Higher is better up to this and no further (average fps under a known refresh: frames
+  /// beyond the monitor's rate are never seen); 0: no such bound.
+  double best_up_to = 0;
 };
 
-std::vector<Verdict> verdicts(std::span<const ReportLog> logs) {
+/// The classic loops (pacer/baselines.hpp) plan no frame start and make no interval
+/// decision: their lateness is 0 and their interval changes are none by construction.
+bool classic_loop(const std::string& policy) {
+  return policy == "accumulator" || policy == "accumulator-capped" || policy == "flipcode" || policy == "variable";
+}
+
+std::vector<Verdict> verdicts(std::span<const ReportLog> logs, double refresh_hz) {
   auto row = [&](std::string metric, std::string meaning, int digits, bool higher, std::string unit,
                  const std::function<std::optional<double>(const ReportLog&)>& f) {
     Verdict v{std::move(metric), std::move(meaning), {}, digits, higher, std::move(unit)};
     for (const auto& l : logs) v.values.push_back(l.summary.frames > 1 ? f(l) : std::nullopt);
     return v;
   };
+  Verdict fps = row("average fps",
+                    refresh_hz > 0 ? "frames shown per second (higher, up to the " + num(refresh_hz, 0) +
+                                         " Hz refresh: the extra frames are never seen, so any rate at or over it is best)"
+                                   : "frames shown per second (higher; above the refresh rate the extra frames are never seen)",
+                    1, true, "", [](const ReportLog& l) { return l.summary.average_fps; });
+  fps.best_up_to = refresh_hz;
+  const auto planned = [](double (*metric)(const pacer::Summary&)) {
+    return [metric](const ReportLog& l) -> std::optional<double> {
+      if (classic_loop(l.policy)) return std::nullopt;
+      return metric(l.summary);
+    };
+  };
   return {
-      row("average fps", "frames shown per second (higher; above the refresh rate the extra frames are never seen)", 1,
-          true, "", [](const ReportLog& l) { return l.summary.average_fps; }),
+      std::move(fps),
       row("p99 |animation error|", "world time advanced minus display time advanced, 99th percentile (lower)", 2, false,
           " ms", [](const ReportLog& l) { return l.summary.anim_error_p99_ms; }),
       row("stutter", "share of the run in intervals over 2.5 x the running average (lower)", 2, false, "%",
           [](const ReportLog& l) { return l.summary.stutter_time_pct; }),
-      row("lateness p99", "how late frames start after their planned start, 99th percentile (lower; 0 for loops that plan no start)", 2, false, " ms",
-          [](const ReportLog& l) { return l.summary.lateness_p99_ms; }),
+      row("lateness p99", "how late frames start after their planned start, 99th percentile (lower; n/a: the classic "
+          "loops plan no start)", 2, false, " ms",
+          planned([](const pacer::Summary& s) { return s.lateness_p99_ms; })),
       row("busy share", "share of the loop's time spent rendering and updating (lower: the thread is free more often); a "
           "blocked swapchain acquire counts, as ms_render holds it: a loop stalled on a full FIFO queue reads busy", 1,
           false, "%", [](const ReportLog& l) { return 100 * l.summary.busy_share; }),
-      row("interval changes / min", "how often the render interval in force changes (lower: steadier)", 1, false, "",
-          [](const ReportLog& l) { return l.summary.interval_changes_per_min; }),
+      row("interval changes / min", "interval decisions per minute: frames whose interval_event is widen, shrink or "
+          "quantize (lower: steadier; n/a: the classic loops make none, their frame times vary as the costs do)",
+          1, false, "", planned([](const pacer::Summary& s) { return s.interval_changes_per_min; })),
       row("p99 |present issued - planned|", "how far the present call missed the time the policy planned for it (lower; "
-          "n/a: the policy plans no present)", 3, false, " ms", present_hold_error_p99_ms),
+          "n/a: the policy plans no present; with --render-thread the log's present_issued_ms is the hand-over to the "
+          "render thread)", 3, false, " ms", present_hold_error_p99_ms),
   };
 }
 
@@ -415,10 +438,12 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
       << "</p>\n<table><tr><th>metric</th>";
   for (const auto& label : labels) out << "<th>" << escape(label) << "</th>";
   out << "<th>meaning</th></tr>\n";
-  for (const auto& v : verdicts(logs)) {
+  for (const auto& v : verdicts(logs, refresh_hz)) {
+    // Ranked on the value, capped where higher stops mattering (fps at the refresh rate).
+    const auto ranked = [&v](double x) { return v.best_up_to > 0 ? std::min(x, v.best_up_to) : x; };
     std::optional<double> best;
     for (const auto& x : v.values)
-      if (x && (!best || (v.higher_is_better ? *x > *best : *x < *best))) best = x;
+      if (x && (!best || (v.higher_is_better ? ranked(*x) > *best : ranked(*x) < *best))) best = ranked(*x);
     const int known = static_cast<int>(std::count_if(v.values.begin(), v.values.end(), [](auto& x) { return x.has_value(); }));
     out << "<tr><td>" << escape(v.metric) << "</td>";
     for (const auto& x : v.values) {
@@ -426,7 +451,7 @@ void write_html_report(std::ostream& out, std::span<const ReportLog> logs, doubl
         out << "<td class=\"na\">n/a</td>";
         continue;
       }
-      const bool is_best = known > 1 && num(*x, v.digits) == num(*best, v.digits);
+      const bool is_best = known > 1 && num(ranked(*x), v.digits) == num(*best, v.digits);
       out << "<td" << (is_best ? " class=\"best\"" : "") << ">" << num(*x, v.digits) << escape(v.unit)
           << (is_best ? " &#9733;" : "") << "</td>";
     }
