@@ -220,6 +220,15 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
   const std::string path = pacer::run_metadata_path(o.replay);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return;  // no sidecar: the flags and defaults
+  {
+    // Not a native log (a PresentMon or MangoHud export of a run): its reader names what it
+    // is; the sidecar, which describes the run, must not be what the error speaks of.
+    std::ifstream log{o.replay};
+    std::string header;
+    std::getline(log, header);
+    if (header.rfind("\xEF\xBB\xBF", 0) == 0) header.erase(0, 3);
+    if (header.rfind("frame,", 0) != 0) return;
+  }
   const auto refuse = [&](const std::string& why) {
     return UsageError{"--replay: sidecar '" + fpcli::printable(path) + "' " + why + "; give the flags instead, or move it away"};
   };
