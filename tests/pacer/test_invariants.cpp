@@ -37,7 +37,7 @@ class EveryPolicy : public ::testing::TestWithParam<std::string_view> {};
 struct Checked {
   std::vector<FrameRecord> records;
   std::vector<Nanos> plan_intervals;   ///< FramePlan::interval, by frame
-  std::vector<Nanos> start_intervals;  ///< Pacer::interval() right after begin_frame, by frame
+  std::vector<Nanos> start_intervals;  ///< Pacer::planned_interval() right after begin_frame, by frame
   std::vector<Nanos> end_intervals;    ///< Pacer::planned_interval() once next() said render, by frame
   bool world_changed_by_render = false;
   bool conservation_held = true;
@@ -50,7 +50,7 @@ Checked drive(Pacer& p, std::int64_t frames) {
   std::int64_t updates = 0;
   for (std::int64_t f = 0; f < frames; ++f) {
     out.plan_intervals.push_back(p.begin_frame(now).interval);
-    out.start_intervals.push_back(p.interval());
+    out.start_intervals.push_back(p.planned_interval());
     if (auto r = p.take_record()) out.records.push_back(*r);
     const Nanos before_prev = p.clock().previous(), before_curr = p.clock().current();
     const std::int64_t before_steps = p.clock().steps();
@@ -127,9 +127,9 @@ TEST_P(EveryPolicy, NoTimeIsLost) {
 }
 
 TEST_P(EveryPolicy, ThePlanCarriesTheIntervalInForceAtTheFramesStart) {
-  // FramePlan::interval (engine::FrameInfo::interval) is the interval in force at the frame's
-  // start, Pacer::interval() then (the record's interval_ms is the one after the frame's
-  // decisions): it was never set (always 0).
+  // FramePlan::interval (engine::FrameInfo::interval) is the interval the frame starts planned
+  // with, Pacer::planned_interval() then (the record's interval_ms is the one after the
+  // frame's decisions): it was never set (always 0).
   auto p = make_pacer(GetParam(), config());
   const Checked run = drive(*p, 400);
   ASSERT_EQ(run.plan_intervals.size(), 400u);

@@ -83,7 +83,7 @@ struct FramePlan {
   std::int64_t frame = 0;
   Nanos start{0};            ///< the time begin_frame was called
   Nanos planned_start{0};    ///< when the policy meant the frame to start (= start if it plans none)
-  Nanos interval{0};         ///< render interval in force at the start of the frame (Pacer::interval() then)
+  Nanos interval{0};         ///< the interval the frame starts planned with (Pacer::planned_interval() then)
   Nanos sim_previous{0};
   Nanos sim_current{0};
   double alpha = 1.0;        ///< render lerp(previous, current, alpha)
