@@ -122,6 +122,12 @@ class Outputs {
     if (!meta_path_.empty()) meta_.emplace(meta_path_, "run metadata");
   }
   void write(const pacer::FrameRecord& r) {
+    // The first record: every output is this run's from now on, the sidecar too (written at
+    // the end): a run killed later leaves its own log beside no sidecar, never an earlier
+    // run's (which a replay would read as this one's settings).
+    if (records_ == 0)
+      for (auto* f : {&log_, &trace_, &meta_})
+        if (f->has_value()) (*f)->claim();
     open_sinks();
     if (log_sink_) {
       log_sink_->write(r);
@@ -415,9 +421,8 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
       return 128 + sig;
     }
     if (!o.capture_path.empty() && !captured) {
-      std::error_code ec;  // the empty file made by the check before the run
-      if (std::filesystem::is_regular_file(o.capture_path, ec) && std::filesystem::file_size(o.capture_path, ec) == 0)
-        std::filesystem::remove(o.capture_path, ec);
+      // Nothing written: the check before the run left no file of its own (pacer::RecordFile),
+      // and an earlier file of that name stays as it was.
       const std::int64_t want = o.capture_frame >= 0 ? o.capture_frame : presented - 1;
       // One line on stderr, as every output's failure: why nothing (or not that frame) was written.
       const std::string why =

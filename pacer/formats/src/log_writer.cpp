@@ -108,19 +108,22 @@ void RecordFile::commit() {
   ends_.push_back(committed_.size());
 }
 
+void RecordFile::claim() {
+  if (failed_ || started_) return;
+  // What the file held is replaced from here on (appends go to the new end).
+  std::error_code ec;
+  if (existed_ && std::filesystem::is_regular_file(path_, ec) && std::filesystem::file_size(path_, ec) > 0 && !ec)
+    std::filesystem::resize_file(path_, 0, ec);  // not a device (/dev/full, /dev/null)
+  if (ec) {
+    failed_ = true;
+    throw std::runtime_error("writing '" + path_ + "' failed: " + ec.message());
+  }
+  started_ = true;
+}
+
 void RecordFile::flush() {
   if (failed_) return;
-  if (!started_) {
-    // The first flush replaces what the file held (appends go to the new end).
-    std::error_code ec;
-    if (existed_ && std::filesystem::is_regular_file(path_, ec) && std::filesystem::file_size(path_, ec) > 0 && !ec)
-      std::filesystem::resize_file(path_, 0, ec);  // not a device (/dev/full, /dev/null)
-    if (ec) {
-      failed_ = true;
-      throw std::runtime_error("writing '" + path_ + "' failed: " + ec.message());
-    }
-    started_ = true;
-  }
+  claim();
   if (committed_.empty()) return;
   errno = 0;
   const std::size_t done = std::fwrite(committed_.data(), 1, committed_.size(), file_);

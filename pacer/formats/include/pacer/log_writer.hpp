@@ -75,6 +75,9 @@ class RecordFile {
   /// Marks the end of a whole record: what stream() holds becomes writable.
   void commit();
   void flush();
+  /// Empties the file now, as the first flush() would: what it held is this run's from here
+  /// on (files written together claim together, so a sidecar never outlives its log).
+  void claim();
   /// Bytes on disk after the last successful flush (always a whole record boundary).
   std::uint64_t bytes_written() const { return written_; }
   const std::string& path() const { return path_; }
