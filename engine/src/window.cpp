@@ -27,6 +27,7 @@ InputEvent::Action action_of(int action) {
 /// The GLFW callbacks append to the window's queue through this.
 struct WindowEvents {
   static void push(GLFWwindow* w, const InputEvent& e) { self(w).events_.push_back(e); }
+  static void set_iconified(GLFWwindow* w, bool iconified) { self(w).iconified_ = iconified; }
 };
 
 Window::Window(std::string_view title, std::uint32_t width, std::uint32_t height, bool resizable) {
@@ -79,6 +80,9 @@ Window::Window(std::string_view title, std::uint32_t width, std::uint32_t height
     e.height = static_cast<std::uint32_t>(fb_height < 0 ? 0 : fb_height);
     WindowEvents::push(w, e);
   });
+  // Minimized: kept from GLFW's iconify events (asking GLFW_ICONIFIED each frame is a
+  // round trip to the X server).
+  glfwSetWindowIconifyCallback(window_, [](GLFWwindow* w, int iconified) { WindowEvents::set_iconified(w, iconified == GLFW_TRUE); });
   glfwSetWindowFocusCallback(window_, [](GLFWwindow* w, int focused) {
     InputEvent e;
     e.kind = InputEvent::Kind::focus;
@@ -106,7 +110,7 @@ std::pair<std::uint32_t, std::uint32_t> Window::framebuffer_size() const {
 }
 
 bool Window::minimized() const {
-  if (glfwGetWindowAttrib(window_, GLFW_ICONIFIED) == GLFW_TRUE) return true;
+  if (iconified_) return true;
   const auto [w, h] = framebuffer_size();
   return w == 0 || h == 0;
 }

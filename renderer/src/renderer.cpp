@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -86,6 +87,8 @@ struct Fault {
 struct Renderer::Impl {
   RendererConfig config;
   bool minimized = false;  ///< the window was iconified at the last begin_frame
+  bool iconified_seen = false;  ///< GLFW_ICONIFIED at the last query
+  std::chrono::steady_clock::time_point iconified_checked{};  ///< when it was asked
   std::string capture_error;  ///< why the last capture failed
   GLFWwindow* window = nullptr;
   Context ctx;
@@ -366,8 +369,15 @@ bool Renderer::Impl::begin_frame() {
   }
 
   // Minimized (iconified): nothing is seen. On X11 the window keeps its size, so the 0x0 test
-  // below never fires there: draw nothing until it is restored.
-  const bool iconified = glfwGetWindowAttrib(window, GLFW_ICONIFIED) == GLFW_TRUE;
+  // below never fires there: draw nothing until it is restored. Asking GLFW is a round trip
+  // to the X server: at most every 50 ms while drawing (a minimize is seen that late at
+  // most), every call while minimized (the caller waits for events between them).
+  const auto now = std::chrono::steady_clock::now();
+  if (minimized || now - iconified_checked >= std::chrono::milliseconds{50}) {
+    iconified_checked = now;
+    iconified_seen = glfwGetWindowAttrib(window, GLFW_ICONIFIED) == GLFW_TRUE;
+  }
+  const bool iconified = iconified_seen;
   if (iconified != minimized) {
     minimized = iconified;
     detail::log()->info(iconified ? "renderer: window minimized: drawing nothing until it is restored"

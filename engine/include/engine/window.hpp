@@ -48,6 +48,7 @@ class Window {
   friend struct WindowEvents;
   GLFWwindow* window_ = nullptr;
   std::vector<InputEvent> events_;
+  bool iconified_ = false;  ///< from GLFW's iconify events
 };
 
 }  // namespace engine
