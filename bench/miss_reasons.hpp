@@ -101,22 +101,28 @@ inline RunFacts facts_of(std::span<const pacer::FrameRecord> records, std::int64
 
 /// The positions in `mine` (of f.stutters) left when each frame of `theirs` pairs with at
 /// most one of `mine` within `within` frames: the stutters only this run has. One to one:
-/// two stutters in a row against one of theirs leave one unmatched. Stutters at the same
-/// frame pair first, then the rest in order (greedily, 348 took 349's partner and 349
-/// took 350's, leaving 350 where 348 had none).
+/// two stutters in a row against one of theirs leave one unmatched. In frame order each
+/// takes the earliest partner free, which pairs as many as can be; where pairing the
+/// stutters at the same frame first pairs as many, that pairing is the one named (in order,
+/// 348 took accumulator's 349 and 349 its 350, naming 350 where 348 had no partner).
 inline std::vector<std::size_t> unmatched(const std::vector<std::int64_t>& mine, const std::vector<std::int64_t>& theirs,
                                           std::int64_t within = 3) {
-  std::vector<bool> used(theirs.size(), false), paired(mine.size(), false);
-  for (std::size_t k = 0; k < mine.size(); ++k)
-    for (std::size_t t = 0; t < theirs.size() && !paired[k]; ++t)
-      if (!used[t] && theirs[t] == mine[k]) used[t] = paired[k] = true;
-  for (std::size_t k = 0; k < mine.size(); ++k)
-    for (std::size_t t = 0; t < theirs.size() && !paired[k]; ++t)
-      if (!used[t] && theirs[t] >= mine[k] - within && theirs[t] <= mine[k] + within) used[t] = paired[k] = true;
-  std::vector<std::size_t> out;
-  for (std::size_t k = 0; k < mine.size(); ++k)
-    if (!paired[k]) out.push_back(k);
-  return out;
+  const auto pair_up = [&](bool same_frame_first) {
+    std::vector<bool> used(theirs.size(), false), paired(mine.size(), false);
+    for (int pass = same_frame_first ? 0 : 1; pass < 2; ++pass)
+      for (std::size_t k = 0; k < mine.size(); ++k)
+        for (std::size_t t = 0; t < theirs.size() && !paired[k]; ++t) {
+          const bool fits = pass == 0 ? theirs[t] == mine[k]
+                                      : theirs[t] >= mine[k] - within && theirs[t] <= mine[k] + within;
+          if (!used[t] && fits) used[t] = paired[k] = true;
+        }
+    std::vector<std::size_t> out;
+    for (std::size_t k = 0; k < mine.size(); ++k)
+      if (!paired[k]) out.push_back(k);
+    return out;
+  };
+  std::vector<std::size_t> most = pair_up(false), same_first = pair_up(true);
+  return same_first.size() <= most.size() ? same_first : most;
 }
 
 }  // namespace fpbench

@@ -75,6 +75,9 @@ TEST(MissReasons, StuttersPairOneToOneWithinThreeFrames) {
   EXPECT_EQ(fpbench::unmatched({}, {5}), (std::vector<std::size_t>{}));
   // Same frames pair first: control_native_1080p's 348, 349, 350 against 349, 350 leave 348.
   EXPECT_EQ(fpbench::unmatched({348, 349, 350}, {349, 350}), (std::vector<std::size_t>{0}));
+  // ... but never at the cost of a pair: 10 and 13 against 13 and 16 all pair (10-13, 13-16).
+  EXPECT_EQ(fpbench::unmatched({10, 13}, {13, 16}), (std::vector<std::size_t>{}));
+  EXPECT_EQ(fpbench::unmatched({5, 8}, {2, 5}), (std::vector<std::size_t>{}));
 }
 
 TEST(MissReasons, TooFewFramesGiveNoFacts) {
