@@ -33,9 +33,14 @@ for policy in "${policies[@]}"; do
     # Xvfb has no vblank: a FIFO present there is shown when made, not at a refresh. So the
     # runs say what happens: immediate presents, on an assumed 60 Hz monitor (Xvfb reports no
     # refresh rate) whose grid adaptive plans and holds its presents on (immediate:60). A
-    # later --present-mode or --refresh-hz in "$@" wins.
-    xvfb-run -a -s "-screen 0 1280x720x24" "${cmd[@]}" --present-mode immediate --refresh-hz 60 "$@"
+    # later --present-mode or --refresh-hz in "$@" wins; with --headless (no swapchain, no
+    # monitor) neither is added.
+    display=(--present-mode immediate --refresh-hz 60)
     report_refresh=(--refresh-hz 60)
+    for arg in "$@"; do
+      if [ "$arg" = --headless ]; then display=(); report_refresh=(); fi
+    done
+    xvfb-run -a -s "-screen 0 1280x720x24" "${cmd[@]}" "${display[@]}" "$@"
   else
     "${cmd[@]}" "$@"
   fi
