@@ -136,6 +136,10 @@ int Cli::parse(int argc, char** argv, Options& out) {
       if (!files[i].second->empty() && *files[i].second == *files[j].second)
         return fpcli::usage_error(program_, std::string(files[j].first) + ": '" + fpcli::printable(*files[j].second) +
                                                 "' is also the " + files[i].first + " file");
+  // A refresh rate is 0 (off) or one a monitor can have.
+  if (out.refresh_hz > 0 && out.refresh_hz < 1)
+    return fpcli::usage_error(program_, "--refresh-hz: " + fpcli::num_text(out.refresh_hz) +
+                                            " is not a refresh rate (0: off, or 1 to 1000)");
   // Flags that would be ignored without a word.
   if (given("--capture-frame") && out.capture_path.empty())
     return fpcli::usage_error(program_, "--capture-frame: needs --capture FILE (the file it is saved to)");

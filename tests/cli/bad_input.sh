@@ -261,6 +261,8 @@ C=compare
 mkdir -p one_trace && cp twenty.csv one_trace/
 t 2 $C "--traces: '/nonexistent' is not a folder" --traces /nonexistent
 t 2 $C "--frames: 100 is out of range [200, 1000000]" --frames 100
+t 2 $C "--adaptive: 'widen_factor=0x2' is not NAME=NUMBER" --traces one_trace --adaptive widen_factor=0x2
+t 2 $C "--adaptive: 'widen_factor=2abc' is not NAME=NUMBER" --traces one_trace --adaptive widen_factor=2abc
 t 2 $C "--frames: 'abc' is not a whole number" --frames abc
 t 2 $C "--seed: -1 is out of range" --seed -1
 t 2 $C "--other-seeds: 1e9 is out of range [0, 1000]" --other-seeds 1e9
@@ -323,6 +325,7 @@ t 2 $B "--log: the file name is empty" --headless --frames 3 --log ''
 t 2 $B "--present-mode: expected fifo|fifo-relaxed|mailbox|immediate" --present-mode sideways
 t 2 $B "--duration: -1 is out of range" --headless --duration -1
 t 2 $B "--refresh-hz: 1e9 is out of range [0, 1000]" --headless --refresh-hz 1e9
+t 2 $B "--refresh-hz: 0.0001 is not a refresh rate (0: off, or 1 to 1000)" --headless --frames 3 --refresh-hz 0.0001
 t 2 $B "--pipeline-frames: 0 is out of range [1, 8]" --headless --pipeline-frames 0
 t 2 $B "--gpu: 65 is out of range [0, 64]" --headless --gpu 65
 t 2 $B "phase length 1e308s is out of range (0, 1000000] seconds" --headless --frames 3 --render-load 'seq:1e308s*constant:1;constant:2'
