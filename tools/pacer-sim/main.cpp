@@ -72,6 +72,12 @@ constexpr double kMaxVirtualMs = 100.0 * 365.25 * 24 * 3600 * 1000;
 void finish(Options& o);
 void from_sidecar(Options& o, const std::function<bool(const char*)>& given);
 
+/// The log `policy`'s run writes: --log, or with --compare FILE.<policy>.csv ("" without --log).
+std::string log_path(const Options& o, const std::string& policy) {
+  if (o.log.empty()) return "";
+  return o.compare.empty() ? o.log : o.log + "." + policy + ".csv";
+}
+
 /// Parses the flag table (CLI11, engine/cli.hpp). Returns -1 to go on, else the exit code
 /// (0 after --help/--version, 2 after a usage error, printed on one line).
 int parse(int argc, char** argv, Options& o) {
@@ -195,10 +201,8 @@ int parse(int argc, char** argv, Options& o) {
   // A log written over the log it replays or the trace it was made from would lose that
   // input: with --compare each FILE.<policy>.csv it writes.
   if (!o.log.empty()) {
-    std::vector<std::string> outputs;
-    if (o.compare.empty()) outputs.push_back(o.log);
-    for (const auto& name : o.compare) outputs.push_back(o.log + "." + name + ".csv");
-    for (const auto& out : outputs) {
+    for (const auto& name : o.compare.empty() ? std::vector<std::string>{o.policy} : o.compare) {
+      const std::string out = log_path(o, name);
       if (fpcli::same_file(out, o.replay))
         return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(out) + "' is also the --replay log");
       if (fpcli::same_file(out, o.trace))
@@ -220,14 +224,14 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
   const std::string path = pacer::run_metadata_path(o.replay);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return;  // no sidecar: the flags and defaults
-  {
-    // Not a native log (a PresentMon or MangoHud export of a run): its reader names what it
-    // is; the sidecar, which describes the run, must not be what the error speaks of.
+  try {
+    // Not a native log (a PresentMon or MangoHud export of a run, a broken header): the log's
+    // reader names what it is when the log is read; the sidecar, which describes the run,
+    // must not be what the error speaks of.
     std::ifstream log{o.replay};
-    std::string header;
-    std::getline(log, header);
-    if (header.rfind("\xEF\xBB\xBF", 0) == 0) header.erase(0, 3);
-    if (header.rfind("frame,", 0) != 0) return;
+    const pacer::NativeLogReader header{log, o.replay};
+  } catch (const pacer::LogParseError&) {
+    return;
   }
   const auto refuse = [&](const std::string& why) {
     return UsageError{"--replay: sidecar '" + fpcli::printable(path) + "' " + why + "; give the flags instead, or move it away"};
@@ -415,7 +419,7 @@ int main(int argc, char** argv) {
   }
   if (!o.log.empty())
     for (const auto& name : policies) {
-      const std::string out = o.compare.empty() ? o.log : o.log + "." + name + ".csv";
+      const std::string out = log_path(o, name);
       for (const auto& input : inputs)
         if (fpcli::same_file(out, input))
           return fpcli::usage_error("pacer-sim", "--log: '" + fpcli::printable(out) + "' is also a trace it reads ('" +
@@ -489,7 +493,7 @@ int main(int argc, char** argv) {
     // and the error names the cause (pacer::RecordFile).
     std::optional<pacer::RecordFile> file;
     std::optional<pacer::NativeLogWriter> writer;
-    const std::string path = o.log.empty() ? "" : o.compare.empty() ? o.log : o.log + "." + name + ".csv";
+    const std::string path = log_path(o, name);
     pacer::SummaryBuilder summary{stats};
     sim.timeline = o.timeline && i == 0;
     Result r;
