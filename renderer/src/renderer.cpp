@@ -86,8 +86,7 @@ struct Fault {
 
 struct Renderer::Impl {
   RendererConfig config;
-  bool minimized = false;  ///< the window was iconified at the last begin_frame
-  bool iconified_seen = false;  ///< GLFW_ICONIFIED at the last query
+  bool minimized = false;  ///< GLFW_ICONIFIED at the last query
   std::chrono::steady_clock::time_point iconified_checked{};  ///< when it was asked
   std::string capture_error;  ///< why the last capture failed
   GLFWwindow* window = nullptr;
@@ -375,15 +374,13 @@ bool Renderer::Impl::begin_frame() {
   const auto now = std::chrono::steady_clock::now();
   if (minimized || now - iconified_checked >= std::chrono::milliseconds{50}) {
     iconified_checked = now;
-    iconified_seen = glfwGetWindowAttrib(window, GLFW_ICONIFIED) == GLFW_TRUE;
+    if (const bool iconified = glfwGetWindowAttrib(window, GLFW_ICONIFIED) == GLFW_TRUE; iconified != minimized) {
+      minimized = iconified;
+      detail::log()->info(iconified ? "renderer: window minimized: drawing nothing until it is restored"
+                                    : "renderer: window restored");
+    }
   }
-  const bool iconified = iconified_seen;
-  if (iconified != minimized) {
-    minimized = iconified;
-    detail::log()->info(iconified ? "renderer: window minimized: drawing nothing until it is restored"
-                                  : "renderer: window restored");
-  }
-  if (iconified) {
+  if (minimized) {
     status.kind = FrameStatus::skipped_minimized;
     return false;
   }
