@@ -640,12 +640,11 @@ int main(int argc, char** argv) {
     for (const auto& k : knobs) {
       const auto eq = k.find('=');
       pacer::AdaptiveConfig probe;
-      double value = 0;
-      // A decimal number, checked as every flag's (no hex, no trailing text).
+      // A decimal number, checked as every flag's (finite, no hex, no trailing text).
       if (eq == std::string::npos || !fpcli::check_real(k.substr(eq + 1), -1e18, 1e18).empty())
         return usage("--adaptive: '" + k + "' is not NAME=NUMBER (a decimal number)");
-      value = std::stod(k.substr(eq + 1));
-      if (eq == std::string::npos || !std::isfinite(value) || !apply_knob(probe, k.substr(0, eq), value))
+      const double value = std::stod(k.substr(eq + 1));
+      if (!apply_knob(probe, k.substr(0, eq), value))
         return usage("--adaptive: '" + k + "' is not a known NAME=NUMBER");
       g_knobs.emplace_back(k.substr(0, eq), value);
       knobs_given += ' ' + k;  // as given, for the page's command
