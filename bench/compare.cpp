@@ -643,7 +643,7 @@ int main(int argc, char** argv) {
       // A decimal number, checked as every flag's (finite, no hex, no trailing text).
       if (eq == std::string::npos || !fpcli::check_real(k.substr(eq + 1), -1e18, 1e18).empty())
         return usage("--adaptive: '" + k + "' is not NAME=NUMBER (a decimal number)");
-      const double value = std::stod(k.substr(eq + 1));
+      const double value = pacer::parse_decimal(k.substr(eq + 1)).value_or(0);  // checked just above
       if (!apply_knob(probe, k.substr(0, eq), value))
         return usage("--adaptive: '" + k + "' is not a known NAME=NUMBER");
       g_knobs.emplace_back(k.substr(0, eq), value);

@@ -64,8 +64,8 @@ int main(int argc, char** argv) {
     fpcli::setup(app, FP_VERSION);
     app.add_option("--frames", frames, "frames per run (default 1200)")->type_name("N")->transform(fpcli::whole(10, 1'000'000));
     app.add_option("--balls", balls, "balls (default 500)")->type_name("N")->transform(fpcli::whole(1, 100'000));
-    app.add_option("--step-ms", step_ms, "fixed step (default 40: the sample's 25 Hz logic)")->type_name("MS")->check(fpcli::real(0.1, 1000));
-    app.add_option("--render-ms", render_ms, "render cost per frame (default 4)")->type_name("MS")->check(fpcli::real(0, 1000));
+    app.add_option("--step-ms", step_ms, "fixed step (default 40: the sample's 25 Hz logic)")->type_name("MS")->transform(fpcli::real(0.1, 1000));
+    app.add_option("--render-ms", render_ms, "render cost per frame (default 4)")->type_name("MS")->transform(fpcli::real(0, 1000));
     app.add_option("--display", display_spec, "display (default fifo:60; pacer-sim's --display syntax)")->type_name("SPEC");
     app.add_option("--seed", seed, "the balls' seed (default 1: the sample's)")->type_name("N")->transform(fpcli::whole(0, fpcli::max_seed));
     if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;

@@ -126,9 +126,8 @@ Row native_row(const pacer::NativeLog& log, std::size_t warmup, double period_ms
 std::optional<double> sidecar_number(const std::string& json, const std::string& name) {
   const auto text = pacer::run_metadata_value(json, name);
   if (!text) return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(text->c_str(), &end);
-  if (end == text->c_str() || !std::isfinite(v)) return std::nullopt;
+  const auto v = pacer::parse_decimal(*text);
+  if (!v || !std::isfinite(*v)) return std::nullopt;
   return v;
 }
 
@@ -166,11 +165,10 @@ Row tick_row(std::istream& in, const std::string& path, const std::vector<std::s
       throw TickParseError{where + "expected " + std::to_string(header.size()) + " fields, found " +
                            std::to_string(cells.size())};
     auto number_of = [&](std::size_t c) {
-      char* end = nullptr;
-      const double v = std::strtod(cells[c].c_str(), &end);
-      if (cells[c].empty() || end != cells[c].c_str() + cells[c].size() || !std::isfinite(v))
+      const auto v = pacer::parse_decimal(cells[c]);
+      if (!v || !std::isfinite(*v))
         throw TickParseError{where + "column " + header[c] + ": '" + cells[c] + "' is not a number"};
-      return v / 1000.0;
+      return *v / 1000.0;
     };
     starts.push_back(number_of(1));
     if (has_post) posts.push_back(number_of(2));
@@ -208,7 +206,7 @@ int main(int argc, char** argv) {
     app.add_option("inputs", inputs, "native pacing logs or Godot tick CSVs, optionally labelled")
         ->type_name("[LABEL=]FILE...")->check(fpcli::file_name());
     app.add_option("--refresh-hz", refresh_hz, "target period 1000/HZ ms for the cadence columns (default 60)")
-        ->type_name("HZ")->check(fpcli::real(1, 1000));
+        ->type_name("HZ")->transform(fpcli::real(1, 1000));
     app.add_option("--warmup", warmup, "skip the first N frames of each input (default 60)")
         ->type_name("N")->transform(fpcli::whole(0, 100'000'000));
     if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;

@@ -24,6 +24,7 @@
 #include "engine/vulkan_target.hpp"
 #include "engine/waiter.hpp"
 #include "engine/window.hpp"
+#include "pacer/decimal.hpp"
 #include "pacer/exports.hpp"
 #include "pacer/log_writer.hpp"
 #include "pacer/policies.hpp"
@@ -234,9 +235,9 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     info.present_mode = o.present_mode;
     info.version = FP_VERSION;
     info.process_id = static_cast<std::uint64_t>(getpid());
-    info.config = {{"step_ms", std::to_string(pacer::to_ms(o.pacing.sim.step))},
+    info.config = {{"step_ms", pacer::format_fixed(pacer::to_ms(o.pacing.sim.step), 6)},
                    {"max_steps_per_frame", std::to_string(o.pacing.sim.max_steps_per_frame)},
-                   {"initial_interval_ms", std::to_string(pacer::to_ms(o.pacing.adaptive.initial_interval))},
+                   {"initial_interval_ms", pacer::format_fixed(pacer::to_ms(o.pacing.adaptive.initial_interval), 6)},
                    // The pacing flags as asked (before fitting to the display): a replay's settings.
                    {"debt", o.pacing.sim.debt == pacer::DebtPolicy::keep ? "keep" : "discard"},
                    {"pipeline_frames", std::to_string(o.pacing.adaptive.pipeline_frames)},

@@ -1,7 +1,6 @@
 // The samples' flag table: CLI11 with engine/cli.hpp's conventions (docs/reliability.md).
 #include "engine/options.hpp"
 
-#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -53,7 +52,7 @@ void Cli::add_int(std::string flag, std::string metavar, std::string help, int& 
   impl_->app.add_option(flag, target, help)->type_name(metavar)->transform(fpcli::whole(min, max));
 }
 void Cli::add_double(std::string flag, std::string metavar, std::string help, double& target, double min, double max) {
-  impl_->app.add_option(flag, target, help)->type_name(metavar)->check(fpcli::real(min, max));
+  impl_->app.add_option(flag, target, help)->type_name(metavar)->transform(fpcli::real(min, max));
 }
 void Cli::add_string(std::string flag, std::string metavar, std::string help, std::string& target) {
   impl_->app.add_option(flag, target, help)->type_name(metavar);
@@ -61,19 +60,15 @@ void Cli::add_string(std::string flag, std::string metavar, std::string help, st
 void Cli::add_bool(std::string flag, std::string help, bool& target) { impl_->app.add_flag(flag, target, help); }
 
 /// A time for the help text: "40", "16.6667" (ms).
-static std::string ms_text(pacer::Nanos t) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", pacer::to_ms(t));
-  return buf;
-}
+static std::string ms_text(pacer::Nanos t) { return pacer::format_general(pacer::to_ms(t), 6); }
 
 void Cli::add_common(Options& o) {
   CLI::App& app = impl_->app;
   auto ms = [&app](const char* flag, const std::string& help, double lo, double hi, std::function<void(double)> set) {
-    app.add_option_function<double>(flag, std::move(set), help)->type_name("MS")->check(fpcli::real(lo, hi));
+    app.add_option_function<double>(flag, std::move(set), help)->type_name("MS")->transform(fpcli::real(lo, hi));
   };
   app.add_option("--frames", o.frames, "render N frames, then exit")->type_name("N")->transform(fpcli::whole(1, kMaxFrames));
-  app.add_option("--duration", o.duration_s, "run this long, then exit")->type_name("SECONDS")->check(fpcli::real(0.001, 1e6));
+  app.add_option("--duration", o.duration_s, "run this long, then exit")->type_name("SECONDS")->transform(fpcli::real(0.001, 1e6));
   std::vector<std::string> policies;
   for (auto n : pacer::policy_names()) policies.emplace_back(n);
   app.add_option("--policy", o.policy, "pacing policy (default " + o.policy + ")")->type_name("NAME")->check(fpcli::one_of(policies));
@@ -105,7 +100,7 @@ void Cli::add_common(Options& o) {
   app.add_flag("--overlay", o.overlay, "show the pacing overlay (frame-time graph, numbers; F3 or O toggles)");
   app.add_option("--waiter", o.waiter, "precise (sleep + spin, default) | sleep")->type_name("KIND")->check(fpcli::one_of({"precise", "sleep"}));
   app.add_option("--refresh-hz", o.refresh_hz, "display refresh for whole-period intervals (0: off; default: the monitor's, fifo only)")
-      ->type_name("HZ")->check(fpcli::real(0, 1000));
+      ->type_name("HZ")->transform(fpcli::real(0, 1000));
   app.add_option("--resize-at", o.resize_at, "resize the window to half size at frame N and back at 2N (tests)")
       ->type_name("N")->transform(fpcli::whole(1, kMaxFrames));
   ms("--step-ms", "fixed simulation step (default " + ms_text(o.pacing.sim.step) + ")", 0.01, 1000, [&o](double v) { o.pacing.sim.step = pacer::from_ms(v); });

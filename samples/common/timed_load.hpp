@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pacer/decimal.hpp"
 #include "pacer/load_profile.hpp"
 
 namespace samples {
@@ -128,9 +129,9 @@ class TimedLoad {
     return star != std::string::npos && trim(std::string_view{first}.substr(0, star)).ends_with('s');
   }
   static bool number(const std::string& text, double& out) {
-    char* end = nullptr;
-    out = std::strtod(text.c_str(), &end);
-    return !text.empty() && end == text.c_str() + text.size() && std::isfinite(out);
+    const auto v = pacer::parse_decimal(text);
+    out = v.value_or(0);
+    return v && std::isfinite(*v);
   }
   static double parse_seconds(const std::string& text, std::string_view spec, const char* what) {
     double v = 0;

@@ -183,13 +183,13 @@ int main(int argc, char** argv) {
   std::string policy = "adaptive", present_mode = "fifo", log_path;
   bool validation = false, quiet = false, demo_keys = false;
   app.add_option("--frames", frames, "render N frames, then exit")->type_name("N")->transform(fpcli::whole(1, 10'000'000));
-  app.add_option("--duration", duration_s, "run this long, then exit")->type_name("SECONDS")->check(fpcli::real(0.001, 1e6));
+  app.add_option("--duration", duration_s, "run this long, then exit")->type_name("SECONDS")->transform(fpcli::real(0.001, 1e6));
   std::vector<std::string> policies;
   for (auto n : pacer::policy_names()) policies.emplace_back(n);
   app.add_option("--policy", policy, "pacing policy (default adaptive)")->type_name("NAME")->check(fpcli::one_of(policies));
   app.add_option("--present-mode", present_mode, "present mode (default fifo)")->type_name("MODE")->check(fpcli::one_of({"fifo", "mailbox", "immediate"}));
-  app.add_option("--step-ms", step_ms, "fixed step of the world (default 15.625)")->type_name("MS")->check(fpcli::real(0.01, 1000));
-  app.add_option("--time-scale", time_scale, "world time per real time (default 1)")->type_name("K")->check(fpcli::real(0.001, 1000));
+  app.add_option("--step-ms", step_ms, "fixed step of the world (default 15.625)")->type_name("MS")->transform(fpcli::real(0.01, 1000));
+  app.add_option("--time-scale", time_scale, "world time per real time (default 1)")->type_name("K")->transform(fpcli::real(0.001, 1000));
   app.add_option("--pause-at", pause_at, "pause at frame N, resume at frame 2N")->type_name("N")->transform(fpcli::whole(1, 10'000'000));
   app.add_option("--log", log_path, "write the pacing log (native CSV)")->type_name("FILE")->check(fpcli::file_name());
   app.add_flag("--validation", validation, "enable the Khronos validation layer (exit 1 on any message)");

@@ -16,7 +16,7 @@ static int run(int argc, const char* const* argv, double& render_ms) {
 // [example]
 CLI::App app{"Runs a pacing policy in virtual time.", "pacer-sim"};
 fpcli::setup(app, FP_VERSION);
-app.add_option("--render-ms", render_ms, "CPU cost of a render")->check(fpcli::real(0, 10'000));
+app.add_option("--render-ms", render_ms, "CPU cost of a render")->transform(fpcli::real(0, 10'000));
 if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
 // [example]
   return -1;

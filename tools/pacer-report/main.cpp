@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
     app.add_option("--warmup", warmup, "skip the first N frames of each log (default 0)")
         ->type_name("N")->transform(fpcli::whole(0, 100'000'000));
     app.add_option("--refresh-hz", refresh_hz, "histogram frame intervals in refresh periods of this display (0: off)")
-        ->type_name("HZ")->check(fpcli::real(0, 1000));
+        ->type_name("HZ")->transform(fpcli::real(0, 1000));
     if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
     // An output over an input log (or over the other output) would lose it.
     for (const auto& path : paths) {

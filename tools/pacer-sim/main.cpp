@@ -153,24 +153,24 @@ int parse(int argc, char** argv, Options& o) {
   app.add_option("--gpu-time", o.gpu_time, "GPU time of each frame's work as a load profile in ms (default none: "
                  "no GPU cost); 2 frames in flight, as the renderer has")
       ->type_name("SPEC");
-  app.add_option("--trace-scale", o.trace_scale, "multiplies the trace's costs (default 1)")->type_name("K")->check(fpcli::real(0.001, 1000));
-  app.add_option("--render-ms", o.render_ms, "CPU cost of a render (default 3)")->type_name("X")->check(fpcli::real(0, kMaxMs));
-  app.add_option("--update-ms", o.update_ms, "CPU cost of a fixed update (default 1)")->type_name("Y")->check(fpcli::real(0, kMaxMs));
+  app.add_option("--trace-scale", o.trace_scale, "multiplies the trace's costs (default 1)")->type_name("K")->transform(fpcli::real(0.001, 1000));
+  app.add_option("--render-ms", o.render_ms, "CPU cost of a render (default 3)")->type_name("X")->transform(fpcli::real(0, kMaxMs));
+  app.add_option("--update-ms", o.update_ms, "CPU cost of a fixed update (default 1)")->type_name("Y")->transform(fpcli::real(0, kMaxMs));
   app.add_option_function<double>("--step-ms", [&o](double v) { o.config.sim.step = pacer::from_ms(v); },
                                   "fixed simulation step (default 15.625 = 1/64 s)")
-      ->type_name("Z")->check(fpcli::real(0.001, kMaxMs));
+      ->type_name("Z")->transform(fpcli::real(0.001, kMaxMs));
   app.add_option_function<double>("--interval-ms", [&o](double v) { o.interval_ms = v; },
                                   "initial render interval (adaptive) / target (accumulator-capped) (default 16.666667)")
-      ->type_name("I")->check(fpcli::real(0.01, kMaxMs));
+      ->type_name("I")->transform(fpcli::real(0.01, kMaxMs));
   app.add_option_function<double>("--min-interval-ms", [&o](double v) {
         o.config.adaptive.min_interval = pacer::from_ms(v);
         o.min_interval_given = true;
       },
                                   "adaptive: frame-rate cap (default 4.166667)")
-      ->type_name("M")->check(fpcli::real(0.01, kMaxMs));
+      ->type_name("M")->transform(fpcli::real(0.01, kMaxMs));
   app.add_option_function<double>("--max-interval-ms", [&o](double v) { o.config.adaptive.max_interval = pacer::from_ms(v); },
                                   "adaptive: frame-rate floor (default 100)")
-      ->type_name("M")->check(fpcli::real(0.01, kMaxMs));
+      ->type_name("M")->transform(fpcli::real(0.01, kMaxMs));
   fpcli::add_pacing_flags(app, o.config);
   app.add_option_function<std::string>(
          "--display-times", [&o](const std::string& v) { o.display_times = v == "yes"; },
@@ -264,11 +264,9 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
   }
   // A plain decimal number, as the engine writes it (no hex, no spaces, no "inf").
   const auto number = [&](const std::string& key, const std::string& value, double lo, double hi) {
-    const bool plain = !value.empty() && value.find_first_not_of("0123456789.-+eE") == std::string::npos;
-    char* end = nullptr;
-    const double v = std::strtod(value.c_str(), &end);
-    if (!plain || *end != '\0' || !(v >= lo && v <= hi)) throw bad(key, value);
-    return v;
+    const auto v = pacer::parse_decimal(value);
+    if (!v || !(*v >= lo && *v <= hi)) throw bad(key, value);
+    return *v;
   };
   if (const auto v = pacer::run_metadata_value(json, "policy"); v && !given("--policy") && o.compare.empty()) {
     if (!pacer::is_policy_name(*v)) throw bad("policy", *v);

@@ -4,7 +4,7 @@
 //
 //   CLI::App app{"Runs a pacing policy in virtual time.", "pacer-sim"};
 //   fpcli::setup(app, FP_VERSION);
-//   app.add_option("--render-ms", render_ms, "CPU cost of a render")->check(fpcli::real(0, 10'000));
+//   app.add_option("--render-ms", render_ms, "CPU cost of a render")->transform(fpcli::real(0, 10'000));
 //   if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
 //
 // --help and --version print on stdout and exit 0; a usage error is one line on stderr,
@@ -15,16 +15,21 @@
 
 #include <CLI/CLI.hpp>
 
+#include "pacer/decimal.hpp"
 #include "pacer/policies.hpp"
 
-#include <cerrno>
+#include <charconv>
+#include <clocale>
 #include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <system_error>
 
 namespace fpcli {
 
@@ -32,11 +37,7 @@ namespace fpcli {
 inline constexpr long long max_seed = std::numeric_limits<long long>::max();
 
 /// A number as the ranges print it: 10000, 0.001, 1e+08.
-inline std::string num_text(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.15g", v);
-  return buf;
-}
+inline std::string num_text(double v) { return pacer::format_general(v, 15); }
 
 /// `text` made safe for a one-line message: control characters become '?', at most 80 bytes.
 inline std::string printable(const std::string& text) {
@@ -55,11 +56,10 @@ inline std::string printable(const std::string& text) {
 inline std::string check_real(const std::string& text, double lo, double hi) {
   const std::string shown = printable(text);
   if (text.empty()) return "expected a number, got ''";
-  if (text.find_first_of("xX") != std::string::npos) return "'" + shown + "' is not a number (decimal only)";
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || text.front() == ' ') return "'" + shown + "' is not a number";
+  const auto parsed = pacer::parse_decimal(text);  // whatever the C locale's decimal point
+  if (!parsed && text.find_first_of("xX") != std::string::npos) return "'" + shown + "' is not a number (decimal only)";
+  if (!parsed) return "'" + shown + "' is not a number";
+  const double v = *parsed;
   if (std::isnan(v)) return shown + " is not a finite number";
   if (!(v >= lo && v <= hi)) return shown + " is out of range [" + num_text(lo) + ", " + num_text(hi) + "]";
   return {};
@@ -71,18 +71,20 @@ inline std::string check_whole(const std::string& text, long long lo, long long 
   const std::string shown = printable(text);
   const std::string range = " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
   if (text.empty()) return "expected a whole number, got ''";
-  if (text.front() == ' ') return "'" + shown + "' is not a whole number";
-  if (text.find_first_of("xX") != std::string::npos) return "'" + shown + "' is not a whole number (decimal only)";
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (end != text.c_str() && *end == '\0') {
-    if (errno == ERANGE || v < lo || v > hi) return shown + range;
+  // Digits alone (after one sign) read exactly, past 2^53 too; else a decimal ("1e6").
+  const bool plus = text.front() == '+';
+  const std::string_view digits = std::string_view{text}.substr(plus ? 1 : 0);
+  long long v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc::invalid_argument && end == digits.data() + digits.size() && !(plus && digits.starts_with('-'))) {
+    if (ec == std::errc::result_out_of_range || v < lo || v > hi) return shown + range;
     out = v;
     return {};
   }
-  const double d = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0') return "'" + shown + "' is not a whole number";
+  const auto parsed = pacer::parse_decimal(text);
+  if (!parsed && text.find_first_of("xX") != std::string::npos) return "'" + shown + "' is not a whole number (decimal only)";
+  if (!parsed) return "'" + shown + "' is not a whole number";
+  const double d = *parsed;
   if (std::isnan(d)) return shown + " is not a finite number";
   if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi))) return shown + range;
   if (d != std::floor(d)) return "'" + shown + "' is not a whole number";
@@ -90,10 +92,24 @@ inline std::string check_whole(const std::string& text, long long lo, long long 
   return {};
 }
 
-/// A CLI11 check: a finite real in [lo, hi].
+/// A CLI11 transform (use ->transform(), not ->check(): it may rewrite the text for the
+/// conversion, below): a finite real in [lo, hi].
 inline CLI::Validator real(double lo, double hi) {
-  return CLI::Validator([lo, hi](std::string& s) { return check_real(s, lo, hi); },
-                        "in [" + num_text(lo) + ", " + num_text(hi) + "]");
+  return CLI::Validator(
+      [lo, hi](std::string& s) {
+        std::string why = check_real(s, lo, hi);
+        // CLI11 then reads the text with std::strtold, which follows the C locale a host
+        // program set (setlocale): where its decimal point is not '.', the checked number is
+        // handed on in that locale's form (17 digits: the same double).
+        const char* point = std::localeconv()->decimal_point;
+        if (why.empty() && point != nullptr && std::strcmp(point, ".") != 0) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%.17g", pacer::parse_decimal(s).value_or(0));
+          s = buf;
+        }
+        return why;
+      },
+      "in [" + num_text(lo) + ", " + num_text(hi) + "]");
 }
 
 /// A CLI11 transform (use ->transform(), not ->check(): it rewrites "1e6" as "1000000" for

@@ -3,20 +3,18 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
+#include "pacer/decimal.hpp"
 
 namespace pacer {
 
 Nanos period_of_hz(double hz) {
   // At least 1 mHz (a period under 1000 s): llround of a larger quotient overflows.
   if (!std::isfinite(hz) || hz < 1e-3) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%g", hz);
-    throw std::invalid_argument(std::string{"period_of_hz: "} + text +
+    throw std::invalid_argument("period_of_hz: " + format_general(hz, 6) +
                                 " Hz is not a refresh rate (a monitor that reports none: leave the period 0)");
   }
   return Nanos{std::llround(1e9 / hz)};
@@ -25,19 +23,13 @@ Nanos period_of_hz(double hz) {
 namespace {
 
 std::optional<double> parse_hz(std::string_view s) {
-  if (s.empty() || s.find_first_of("xX") != std::string_view::npos) return std::nullopt;  // decimal only
-  std::string copy{s};
-  char* end = nullptr;
-  const double v = std::strtod(copy.c_str(), &end);
-  if (end == copy.c_str() || *end != '\0' || !(v >= 1.0) || v > 10'000.0) return std::nullopt;
+  const auto v = parse_decimal(s);
+  if (!v || !(*v >= 1.0) || *v > 10'000.0) return std::nullopt;
   return v;
 }
 
 std::string hz_text(Nanos period) {
-  const double hz = 1e9 / static_cast<double>(period.count());
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", hz);
-  return buf;
+  return format_general(1e9 / static_cast<double>(period.count()), 6);
 }
 
 }  // namespace
@@ -51,11 +43,9 @@ std::optional<Nanos> parse_duration(std::string_view s) {
   else if (s.ends_with("ms")) unit = 1e6;
   else if (s.ends_with("ns")) unit = 1;
   else return std::nullopt;
-  std::string number{s.substr(0, s.size() - 2)};
-  char* end = nullptr;
-  const double v = std::strtod(number.c_str(), &end);
-  if (number.empty() || number.find_first_of("xX") != std::string::npos || *end != '\0' || !(v >= 0) || v * unit > 1e9) return std::nullopt;
-  return Nanos{std::llround(v * unit)};
+  const auto v = parse_decimal(s.substr(0, s.size() - 2));
+  if (!v || !(*v >= 0) || *v * unit > 1e9) return std::nullopt;
+  return Nanos{std::llround(*v * unit)};
 }
 
 }  // namespace
@@ -105,10 +95,10 @@ std::optional<DisplaySpec> parse_display(std::string_view text) {
         if (!j) return std::nullopt;
         spec.jitter = *j;
       } else if (option.starts_with("drift=") && option.ends_with("ppm")) {
-        const std::string number{option.substr(6, option.size() - 9)};
-        char* end = nullptr;
-        const long long v = std::strtoll(number.c_str(), &end, 10);
-        if (number.empty() || *end != '\0' || v < 0 || v > 100'000) return std::nullopt;
+        const std::string_view number = option.substr(6, option.size() - 9);
+        long long v = -1;
+        const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+        if (ec != std::errc{} || end != number.data() + number.size() || v < 0 || v > 100'000) return std::nullopt;
         spec.drift_ppm = v;
       } else {
         return std::nullopt;

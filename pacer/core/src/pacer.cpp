@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <stdexcept>
+
+#include "pacer/decimal.hpp"
 
 namespace pacer {
 
@@ -33,11 +34,7 @@ void config_error(std::string_view what, std::string_view rule, std::string_view
 
 std::string format_value(Nanos value) { return std::to_string(value.count()) + " ns"; }
 
-std::string format_value(double value) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", value);
-  return buf;
-}
+std::string format_value(double value) { return format_general(value, 6); }
 
 std::string format_value(std::int64_t value) { return std::to_string(value); }
 

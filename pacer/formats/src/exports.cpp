@@ -112,7 +112,7 @@ class PresentMonSink final : public FrameLogSink {
       if (last_display_) between_display = format_fixed(to_ms(*r.display - *last_display_), 4);
       last_display_ = r.display;
     }
-    out_ << info_.application << ',' << info_.process_id << ',' << address_ << ",Vulkan," << sync_interval_
+    out_ << info_.application << ',' << std::to_string(info_.process_id) << ',' << address_ << ",Vulkan," << sync_interval_
          << ",0,0," << format_fixed(to_ms(call) / 1000.0, 6) << ','
          << format_fixed(to_ms(std::max(r.present - call, Nanos::zero())), 4) << ',' << between << ',' << tearing_
          << ",Unknown,NA," << until_displayed << ',' << between_display << '\n';
@@ -141,7 +141,7 @@ class MangoHudSink final : public FrameLogSink {
       const double frametime = to_ms(shown - *last_);
       const double fps = frametime > 0 ? 1000.0 / frametime : 0;
       // elapsed: nanoseconds since the run start, as MangoHud writes it.
-      out_ << format_fixed(fps, 4) << ',' << format_fixed(frametime, 4) << ",0,0,0,0,0,0,0,0,0,0,0," << shown.count() << '\n';
+      out_ << format_fixed(fps, 4) << ',' << format_fixed(frametime, 4) << ",0,0,0,0,0,0,0,0,0,0,0," << std::to_string(shown.count()) << '\n';
     }
     last_ = shown;
   }
@@ -222,7 +222,7 @@ void ChromeTraceWriter::finish() {
 void write_run_metadata(std::ostream& out, const RunInfo& info, const Summary* summary) {
   out << "{\n  \"application\": " << json_string(info.application) << ",\n  \"policy\": " << json_string(info.policy)
       << ",\n  \"present_mode\": " << json_string(info.present_mode) << ",\n  \"device\": " << json_string(info.device)
-      << ",\n  \"version\": " << json_string(info.version) << ",\n  \"process_id\": " << info.process_id
+      << ",\n  \"version\": " << json_string(info.version) << ",\n  \"process_id\": " << std::to_string(info.process_id)
       << ",\n  \"config\": {";
   bool first = true;
   for (const auto& [k, v] : info.config) {

@@ -35,12 +35,10 @@ std::string quoted(const std::string& text) {
 
 /// A number cell; `column` and `where` (file:line: ) word the error.
 double parse_number(const std::string& text, std::string_view column, const std::string& where) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) ||
-      text.find_first_of("xX") != std::string::npos)  // decimal only, as the writers write
+  const auto v = parse_decimal(text);  // decimal only, as the writers write
+  if (!v || !std::isfinite(*v))
     throw LogParseError(where + "column " + std::string(column) + ": " + quoted(text) + " is not a number");
-  return v;
+  return *v;
 }
 
 /// A time in ms: finite (parse_number), within +-max_log_ms, and >= 0 where `non_negative`.

@@ -27,12 +27,6 @@ std::string format_ms(Nanos t) {
   return buf;
 }
 
-std::string format_fixed(double value, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, value);
-  return buf;
-}
-
 NativeLogWriter::NativeLogWriter(std::ostream& out) : out_{out} {
   bool first = true;
   for (auto c : native_columns()) {

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "pacer/decimal.hpp"
 #include "pacer/random.hpp"
 
 namespace pacer {
@@ -54,17 +55,13 @@ std::vector<std::string> split(std::string_view s, char sep) {
 }
 
 bool to_number(const std::string& text, double& out) {
-  if (text.empty() || text.find_first_of("xX") != std::string::npos) return false;  // decimal only
-  char* end = nullptr;
-  out = std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size() && std::isfinite(out);
+  const auto v = parse_decimal(text);
+  if (!v || !std::isfinite(*v)) return false;
+  out = *v;
+  return true;
 }
 
-std::string max_text() {
-  std::ostringstream s;
-  s << kMaxLoadValue;
-  return s.str();
-}
+std::string max_text() { return format_general(kMaxLoadValue, 6); }
 
 double number(const std::string& text, std::string_view spec, std::string_view what) {
   double v = 0;
@@ -268,9 +265,8 @@ std::shared_ptr<const LoadProfile::Node> parse_node(std::string_view spec, const
     for (double& v : node->values) {
       v *= scale;
       if (v > kMaxLoadValue) {
-        std::ostringstream why;
-        why << "scale=" << scale << " makes a sample " << v << ", more than " << kMaxLoadValue;
-        throw spec_error(spec, why.str());
+        throw spec_error(spec, "scale=" + format_general(scale, 6) + " makes a sample " + format_general(v, 6) +
+                                   ", more than " + max_text());
       }
     }
   } else if (kind == "seq") {
@@ -313,9 +309,7 @@ LoadProfile LoadProfile::constant(double ms) {
   node->a = ms;
   LoadProfile p;
   p.node_ = std::move(node);
-  std::ostringstream s;
-  s << "constant:" << ms;
-  p.spec_ = s.str();
+  p.spec_ = "constant:" + format_general(ms, 6);
   return p;
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "pacer/decimal.hpp"  // format_fixed: every log format and report writes its decimals with it
 #include "pacer/pacer.hpp"
 
 namespace pacer {
@@ -30,10 +31,6 @@ std::span<const std::string_view> native_columns();
 
 /// Milliseconds with six decimals (nanosecond resolution): 16 ms -> "16.000000".
 std::string format_ms(Nanos t);
-
-/// A number with `digits` decimals ("%.*f"): 0.5, 6 -> "0.500000". Every log format and
-/// report writes its decimals with it.
-std::string format_fixed(double value, int digits);
 
 class NativeLogWriter {
  public:
