@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>  // getpid
+
 #include "renderer/renderer.hpp"
 #include "x11_window.hpp"  // the user's side: find, close
 
@@ -38,7 +40,7 @@ void close_when_drawn(std::atomic<bool>& seen, const std::atomic<bool>& stop) {
   if (x == nullptr) return;
   Window w = 0;
   for (int i = 0; i < 300 && !stop.load() && !seen.load(); ++i) {
-    if (w == 0) w = x11_user::find_named(x, DefaultRootWindow(x), "demo");
+    if (w == 0) w = x11_user::find_named(x, DefaultRootWindow(x), "demo", static_cast<unsigned long>(getpid()));
     if (w != 0 && circle_shown(x, w)) seen = true;
     else std::this_thread::sleep_for(std::chrono::milliseconds{100});
   }

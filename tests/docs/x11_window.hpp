@@ -4,26 +4,44 @@
 #pragma once
 
 #include <X11/Xlib.h>
+#include <X11/Xatom.h>
 #include <X11/Xutil.h>
 
 #include <cstring>
 
 namespace x11_user {
 
-/// The window titled `name` at or under `w`, or 0.
-inline Window find_named(Display* x, Window w, const char* name) {
+/// The process that made `w`, from the _NET_WM_PID GLFW sets on its windows; 0 if unknown.
+inline unsigned long window_pid(Display* x, Window w) {
+  Atom type = 0;
+  int format = 0;
+  unsigned long items = 0, after = 0;
+  unsigned char* data = nullptr;
+  unsigned long pid = 0;
+  if (XGetWindowProperty(x, w, XInternAtom(x, "_NET_WM_PID", False), 0, 1, False, XA_CARDINAL, &type, &format,
+                         &items, &after, &data) == Success &&
+      data != nullptr && format == 32 && items == 1)
+    pid = *reinterpret_cast<unsigned long*>(data);
+  if (data != nullptr) XFree(data);
+  return pid;
+}
+
+/// The window titled `name` at or under `w` and made by process `pid`, or 0. The pid tells
+/// it from a window of the same title that another test, run beside this one on the same
+/// X server (ctest -j2), has open.
+inline Window find_named(Display* x, Window w, const char* name, unsigned long pid) {
   char* got = nullptr;
   if (XFetchName(x, w, &got) != 0 && got != nullptr) {
     const bool match = std::strcmp(got, name) == 0;
     XFree(got);
-    if (match) return w;
+    if (match && window_pid(x, w) == pid) return w;
   }
   Window root = 0, parent = 0;
   Window* children = nullptr;
   unsigned int count = 0;
   if (XQueryTree(x, w, &root, &parent, &children, &count) == 0) return 0;
   Window found = 0;
-  for (unsigned int i = 0; i < count && found == 0; ++i) found = find_named(x, children[i], name);
+  for (unsigned int i = 0; i < count && found == 0; ++i) found = find_named(x, children[i], name, pid);
   if (children != nullptr) XFree(children);
   return found;
 }

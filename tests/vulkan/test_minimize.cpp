@@ -4,10 +4,11 @@
 // On X11 a minimized window keeps its size, and the sample went on drawing into it.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -18,12 +19,28 @@ TEST(VulkanSample, AMinimizedWindowDrawsNothingUntilRestored) {
   if (std::getenv("DISPLAY") == nullptr) GTEST_SKIP() << "no X display";
   Display* x = XOpenDisplay(nullptr);
   if (x == nullptr) GTEST_SKIP() << "cannot open the X display";
+  // The sample, its pid known (sh execs it): the window to find is the one it made, not the
+  // window of the same title another test runs beside this one (ctest -j2, one X server).
+  const std::string cmd = std::string{"exec "} + FP_SAMPLE + " --validation --quiet --duration 120 --log minimized.csv";
+  int out[2];
+  ASSERT_EQ(pipe(out), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    dup2(out[1], 1);
+    dup2(out[1], 2);
+    close(out[0]);
+    close(out[1]);
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
   // The user: find the window, minimize it for 1.5 s, restore it, close it a second later.
   std::atomic<int> step{0};  // 1 found, 2 minimized, 3 restored, 4 closed
   std::thread user{[&] {
     Window w = 0;
     for (int i = 0; i < 600 && w == 0; ++i) {
-      w = x11_user::find_named(x, DefaultRootWindow(x), "bouncing_balls");
+      w = x11_user::find_named(x, DefaultRootWindow(x), "bouncing_balls", static_cast<unsigned long>(pid));
       if (w == 0) std::this_thread::sleep_for(std::chrono::milliseconds{100});
     }
     if (w == 0) return;
@@ -39,12 +56,15 @@ TEST(VulkanSample, AMinimizedWindowDrawsNothingUntilRestored) {
     step = 4;
   }};
   std::string output;
-  const std::string cmd = std::string{FP_SAMPLE} + " --validation --quiet --duration 120 --log minimized.csv 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
   char buf[4096];
-  while (std::fgets(buf, sizeof buf, pipe)) output += buf;
-  const int status = pclose(pipe);
+  for (ssize_t n; (n = read(out[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    output.append(buf, static_cast<std::size_t>(n));
+  }
+  close(out[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
   user.join();
   XCloseDisplay(x);
   EXPECT_EQ(step.load(), 4) << "the window was found, minimized, restored and closed\n" << output;
