@@ -47,6 +47,8 @@ TEST(Decimal, PastADoublesRangeIsInfinityOrZeroAsStrtodReadsIt) {
   EXPECT_EQ(parse_decimal("0.000001e400"), std::numeric_limits<double>::infinity());
   EXPECT_EQ(parse_decimal("1e99999999999999999999"), std::numeric_limits<double>::infinity());
   EXPECT_EQ(parse_decimal("1e-99999999999999999999"), 0.0);
+  EXPECT_EQ(parse_decimal("12345e9223372036854775807"), std::numeric_limits<double>::infinity());  // fuzzer
+  EXPECT_EQ(parse_decimal("0.00001e-9223372036854775807"), 0.0);
   // A subnormal is a number, not out of range.
   EXPECT_EQ(parse_decimal("1e-310"), 1e-310);
 }

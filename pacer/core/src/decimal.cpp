@@ -29,7 +29,7 @@ bool overflows(std::string_view number) {
   if (first == std::string_view::npos) return false;  // all zeros: nothing to overflow
   const long long order = first < point ? static_cast<long long>(point - first) - 1
                                         : -static_cast<long long>(first - point);
-  return order + exponent > 0;
+  return exponent > -order;  // order + exponent > 0, without overflow (|order| <= the text's length)
 }
 
 }  // namespace
