@@ -3,6 +3,7 @@
 #include <GLFW/glfw3.h>
 #include <spdlog/spdlog.h>
 
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +23,28 @@ InputEvent::Action action_of(int action) {
   }
 }
 
+// GLFW is one per process, and glfwInit is not counted: the first window of the module
+// starts GLFW, the last one ends it, and only where the module started it. A host that
+// initialised GLFW for its own windows keeps it (and its error callback) when ours close;
+// before, each window's end terminated GLFW, destroying every other window with it (a second
+// engine::Window then read 0x0 and waited as if minimized for good).
+std::mutex glfw_mutex;
+int glfw_windows = 0;     ///< engine::Windows alive
+bool glfw_ours = false;   ///< the first of them initialised GLFW
+
+void log_glfw_error(int code, const char* text) { logger()->debug("glfw error {}: {}", code, text); }
+
+/// Whether GLFW is initialised now: glfwGetTime sets GLFW_NOT_INITIALIZED when it is not
+/// (no error callback sees the probe).
+bool glfw_initialised() {
+  const GLFWerrorfun callback = glfwSetErrorCallback(nullptr);
+  glfwGetError(nullptr);
+  (void)glfwGetTime();
+  const bool initialised = glfwGetError(nullptr) != GLFW_NOT_INITIALIZED;
+  glfwSetErrorCallback(callback);
+  return initialised;
+}
+
 }  // namespace
 
 /// The GLFW callbacks append to the window's queue through this.
@@ -31,15 +54,24 @@ struct WindowEvents {
 };
 
 Window::Window(std::string_view title, std::uint32_t width, std::uint32_t height, bool resizable) {
-  glfwSetErrorCallback([](int code, const char* text) { logger()->debug("glfw error {}: {}", code, text); });
-  if (glfwInit() != GLFW_TRUE) throw std::runtime_error("no display: GLFW could not initialise (is DISPLAY set? try --headless)");
-  glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
-  glfwWindowHint(GLFW_RESIZABLE, resizable ? GLFW_TRUE : GLFW_FALSE);
-  const std::string t{title};
-  window_ = glfwCreateWindow(static_cast<int>(width), static_cast<int>(height), t.c_str(), nullptr, nullptr);
-  if (!window_) {
-    glfwTerminate();
-    throw std::runtime_error("no display: could not create a window");
+  {
+    const std::lock_guard lock{glfw_mutex};
+    if (glfw_windows == 0) {
+      glfw_ours = !glfw_initialised();
+      if (glfw_ours) {
+        glfwSetErrorCallback(log_glfw_error);
+        if (glfwInit() != GLFW_TRUE) throw std::runtime_error("no display: GLFW could not initialise (is DISPLAY set? try --headless)");
+      }
+    }
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+    glfwWindowHint(GLFW_RESIZABLE, resizable ? GLFW_TRUE : GLFW_FALSE);
+    const std::string t{title};
+    window_ = glfwCreateWindow(static_cast<int>(width), static_cast<int>(height), t.c_str(), nullptr, nullptr);
+    if (!window_) {
+      if (glfw_windows == 0 && glfw_ours) glfwTerminate();
+      throw std::runtime_error("no display: could not create a window");
+    }
+    ++glfw_windows;
   }
   glfwSetWindowUserPointer(window_, this);
   glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
@@ -93,7 +125,8 @@ Window::Window(std::string_view title, std::uint32_t width, std::uint32_t height
 
 Window::~Window() {
   glfwDestroyWindow(window_);
-  glfwTerminate();
+  const std::lock_guard lock{glfw_mutex};
+  if (--glfw_windows == 0 && glfw_ours) glfwTerminate();
 }
 
 bool Window::should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }

@@ -1,7 +1,10 @@
 // engine/window.hpp - a GLFW window whose input becomes engine::InputEvent (keys, mouse
-// buttons, cursor, scroll, resizes, focus). GLFW is initialised for its lifetime; the
-// window has no client API (GLFW_NO_API), ready for a Vulkan surface - the engine's
-// renderer's, or a game's own (glfwCreateWindowSurface(instance, window.handle(), ...)).
+// buttons, cursor, scroll, resizes, focus). The first window starts GLFW and the last one
+// ends it, unless GLFW was already initialised when the first was made: a game that uses
+// GLFW itself (glfwInit before its first engine::Window) keeps it, its windows and its error
+// callback. Windows are made and dropped on the main thread, as GLFW asks. A window has no
+// client API (GLFW_NO_API), ready for a Vulkan surface - the engine's renderer's, or a
+// game's own (glfwCreateWindowSurface(instance, window.handle(), ...)).
 //
 //   engine::Window window{"my game", 1280, 720};
 //   loop.poll = [&] {                    // loop: an engine::Loop (engine/loop.hpp)
