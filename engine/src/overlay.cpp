@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
+#include <string>
+
+#include "pacer/decimal.hpp"
 
 namespace engine {
 
@@ -82,11 +84,8 @@ void fill(std::vector<Circle>& out, float x, float y, float w, float h, float ce
     for (float cx = x; cx + cell <= x + w + 0.01f; cx += cell) out.push_back({cx + cell / 2, cy + cell / 2, -cell / 2, rgba});
 }
 
-std::string format(const char* pattern, double a, double b = 0) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, pattern, a, b);
-  return buf;
-}
+/// `v` with `digits` decimals and a '.' point under any locale (the font has no ',').
+std::string fixed(double v, int digits) { return pacer::format_fixed(v, digits); }
 
 constexpr std::uint32_t panel_rgba = 0x000000e0u;
 constexpr std::uint32_t text_rgba = 0xf0f0f0ffu;
@@ -133,12 +132,11 @@ void Overlay::build(pacer::Nanos interval) {
         ++gpu_n;
       }
     gpu_ms_ = gpu_n > 0 ? std::optional<double>{gpu_sum / gpu_n} : std::nullopt;
-    lines_ = {format("FPS %.1f  INTERVAL %.2f MS", summary_.average_fps, pacer::to_ms(interval)),
+    lines_ = {"FPS " + fixed(summary_.average_fps, 1) + "  INTERVAL " + fixed(pacer::to_ms(interval), 2) + " MS",
               "POLICY " + (policy_.empty() ? std::string{"-"} : policy_),
-              format("P99 ANIM ERR %.3f MS", summary_.anim_error_p99_ms),
-              format("STUTTERS %.0f  P99 FRAME %.1f MS", static_cast<double>(summary_.stutters),
-                     summary_.interval_p99_ms),
-              gpu_ms_ ? format("GPU %.3f MS", *gpu_ms_) : std::string{"GPU NA"}};
+              "P99 ANIM ERR " + fixed(summary_.anim_error_p99_ms, 3) + " MS",
+              "STUTTERS " + std::to_string(summary_.stutters) + "  P99 FRAME " + fixed(summary_.interval_p99_ms, 1) + " MS",
+              gpu_ms_ ? "GPU " + fixed(*gpu_ms_, 3) + " MS" : std::string{"GPU NA"}};
   }
 
   shapes_.clear();

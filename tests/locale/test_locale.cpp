@@ -17,6 +17,9 @@
 #include <vector>
 
 #include "engine/cli.hpp"
+#ifdef FP_LOCALE_OVERLAY
+#include "engine/overlay.hpp"
+#endif
 #include "pacer/decimal.hpp"
 #include "pacer/display_spec.hpp"
 #include "pacer/exports.hpp"
@@ -150,3 +153,26 @@ TEST_F(GermanLocale, FlagsTakeAPointAndRefuseAComma) {
   EXPECT_EQ(fpcli::check_whole("1e3", 0, 10'000, whole), "");
   EXPECT_EQ(whole, 1000);
 }
+
+#ifdef FP_LOCALE_OVERLAY
+TEST_F(GermanLocale, TheOverlaysNumbersKeepTheirPoint) {
+  // Its 5x7 font has no ',': a comma would be drawn as '?'.
+  engine::Overlay overlay;
+  for (std::int64_t i = 0; i < 200; ++i) {
+    FrameRecord r;
+    r.frame = i;
+    r.policy = "adaptive";
+    r.cpu_start = i * 16_ms;
+    r.interval = 16_ms;
+    r.present = r.cpu_start + 5_ms;
+    r.display = r.cpu_start + 16_ms;
+    r.animation_time = r.cpu_start;
+    r.gpu = 2_ms;
+    overlay.add(r);
+  }
+  overlay.build(16_ms);
+  ASSERT_EQ(overlay.lines().size(), 5u);
+  EXPECT_EQ(overlay.lines()[0], "FPS 62.5  INTERVAL 16.00 MS");
+  EXPECT_EQ(overlay.lines()[4], "GPU 2.000 MS");
+}
+#endif
