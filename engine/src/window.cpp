@@ -31,11 +31,12 @@ InputEvent::Action action_of(int action) {
 std::mutex glfw_mutex;
 int glfw_windows = 0;     ///< engine::Windows alive
 bool glfw_ours = false;   ///< the first of them initialised GLFW
+GLFWerrorfun glfw_callback_before = nullptr;  ///< the error callback set before ours, put back with glfwTerminate
 
 void log_glfw_error(int code, const char* text) { logger()->debug("glfw error {}: {}", code, text); }
 
 /// Whether GLFW is initialised now: glfwGetTime sets GLFW_NOT_INITIALIZED when it is not
-/// (no error callback sees the probe).
+/// (no error callback sees the probe; an error the host had not read yet is read here).
 bool glfw_initialised() {
   const GLFWerrorfun callback = glfwSetErrorCallback(nullptr);
   glfwGetError(nullptr);
@@ -59,16 +60,26 @@ Window::Window(std::string_view title, std::uint32_t width, std::uint32_t height
     if (glfw_windows == 0) {
       glfw_ours = !glfw_initialised();
       if (glfw_ours) {
-        glfwSetErrorCallback(log_glfw_error);
-        if (glfwInit() != GLFW_TRUE) throw std::runtime_error("no display: GLFW could not initialise (is DISPLAY set? try --headless)");
+        glfw_callback_before = glfwSetErrorCallback(log_glfw_error);
+        if (glfwInit() != GLFW_TRUE) {
+          glfwSetErrorCallback(glfw_callback_before);
+          throw std::runtime_error("no display: GLFW could not initialise (is DISPLAY set? try --headless)");
+        }
       }
     }
+    // Window hints are GLFW's global state: the two set here go back to GLFW's defaults once
+    // the window is made, so a window the host makes next is not left without a client API.
     glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
     glfwWindowHint(GLFW_RESIZABLE, resizable ? GLFW_TRUE : GLFW_FALSE);
     const std::string t{title};
     window_ = glfwCreateWindow(static_cast<int>(width), static_cast<int>(height), t.c_str(), nullptr, nullptr);
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_API);
+    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
     if (!window_) {
-      if (glfw_windows == 0 && glfw_ours) glfwTerminate();
+      if (glfw_windows == 0 && glfw_ours) {
+        glfwTerminate();
+        glfwSetErrorCallback(glfw_callback_before);
+      }
       throw std::runtime_error("no display: could not create a window");
     }
     ++glfw_windows;
@@ -126,7 +137,10 @@ Window::Window(std::string_view title, std::uint32_t width, std::uint32_t height
 Window::~Window() {
   glfwDestroyWindow(window_);
   const std::lock_guard lock{glfw_mutex};
-  if (--glfw_windows == 0 && glfw_ours) glfwTerminate();
+  if (--glfw_windows == 0 && glfw_ours) {
+    glfwTerminate();
+    glfwSetErrorCallback(glfw_callback_before);
+  }
 }
 
 bool Window::should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }

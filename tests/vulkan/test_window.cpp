@@ -17,20 +17,26 @@ bool have_display() { return std::getenv("DISPLAY") != nullptr || std::getenv("W
 
 TEST(Window, OneWindowsEndLeavesTheOtherOpen) {
   if (!have_display()) GTEST_SKIP() << "no display";
-  engine::Window first{"first", 160, 120};
+  const GLFWerrorfun before = [](int, const char*) {};
+  glfwSetErrorCallback(before);
   {
-    engine::Window second{"second", 200, 100};
-    EXPECT_EQ(second.framebuffer_size(), std::make_pair(200u, 100u));
+    engine::Window first{"first", 160, 120};
+    {
+      engine::Window second{"second", 200, 100};
+      EXPECT_EQ(second.framebuffer_size(), std::make_pair(200u, 100u));
+    }
+    // Before: the second's end terminated GLFW, and the first read 0x0 (minimized for good).
+    first.poll();
+    EXPECT_EQ(first.framebuffer_size(), std::make_pair(160u, 120u));
+    EXPECT_FALSE(first.minimized());
+    EXPECT_FALSE(first.should_close());
+    std::optional<engine::Window> again{std::in_place, "again", 64, 64};
+    again.reset();
+    EXPECT_EQ(first.framebuffer_size(), std::make_pair(160u, 120u));
   }
-  // Before: the second's end terminated GLFW, and the first read 0x0 (minimized for good).
-  first.poll();
-  EXPECT_EQ(first.framebuffer_size(), std::make_pair(160u, 120u));
-  EXPECT_FALSE(first.minimized());
-  EXPECT_FALSE(first.should_close());
-  // GLFW ends with the last window the module started it for.
-  std::optional<engine::Window> again{std::in_place, "again", 64, 64};
-  again.reset();
-  EXPECT_EQ(first.framebuffer_size(), std::make_pair(160u, 120u));
+  // GLFW ended with the last window the module started it for, and the error callback set
+  // before it is back.
+  EXPECT_EQ(glfwSetErrorCallback(nullptr), before);
 }
 
 TEST(Window, AHostsOwnGlfwOutlivesTheModulesWindows) {
@@ -41,13 +47,20 @@ TEST(Window, AHostsOwnGlfwOutlivesTheModulesWindows) {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
   GLFWwindow* host = glfwCreateWindow(120, 90, "host", nullptr, nullptr);
   ASSERT_NE(host, nullptr);
-  { engine::Window ours{"ours", 64, 64}; }
+  { engine::Window ours{"ours", 64, 64, /*resizable=*/false}; }
   // The host's GLFW, window and error callback are as it left them.
   int w = 0, h = 0;
   glfwGetFramebufferSize(host, &w, &h);
   EXPECT_EQ(w, 120);
   EXPECT_EQ(h, 90);
   EXPECT_EQ(glfwSetErrorCallback(nullptr), host_callback);
+  // The hints the module set are GLFW's defaults again: the host's next window is resizable
+  // (it was not: the module's window hinted GLFW_RESIZABLE false and left it so).
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+  GLFWwindow* next = glfwCreateWindow(100, 80, "host next", nullptr, nullptr);
+  ASSERT_NE(next, nullptr);
+  EXPECT_EQ(glfwGetWindowAttrib(next, GLFW_RESIZABLE), GLFW_TRUE);
+  glfwDestroyWindow(next);
   glfwDestroyWindow(host);
   glfwTerminate();
   // With GLFW ended, the next engine::Window starts it again (and ends it).
