@@ -24,13 +24,27 @@ void cpu_relax() {
 }  // namespace
 
 PreciseWaiter::PreciseWaiter(const Clock& clock, Config config)
-    : clock_{clock}, config_{config}, margin_{config.initial_margin} {
+    : clock_{clock}, config_{config}, margin_{config.initial_margin} {}
+
+namespace {
+
+/// Sleeps `d` with the calling thread's timer slack at 1 ns, then gives the thread its own
+/// slack back. The slack (50 us by default) is added to every sleep of a thread; 1 ns makes
+/// short sleeps wake on time, so the spin tail can be short. Set for the sleep only: a
+/// thread's slack is inherited by the threads it makes, and the waiter runs on the host's
+/// threads (until 2026-11-27 it was set for good where a waiter was made).
+void sleep_with_fine_slack(Nanos d) {
 #if defined(__linux__)
-  // Timer slack (50 us by default) is added to every sleep of this thread; 1 ns
-  // makes short sleeps wake on time, so the spin tail can be short.
+  const int slack = prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL);
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  std::this_thread::sleep_for(d);
+  if (slack > 0) prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(slack), 0UL, 0UL, 0UL);
+#else
+  std::this_thread::sleep_for(d);
 #endif
 }
+
+}  // namespace
 
 void PreciseWaiter::learn(Nanos oversleep) {
   recent_[recent_next_] = std::max(oversleep, Nanos::zero());
@@ -52,7 +66,7 @@ void PreciseWaiter::wait_until(Nanos deadline) {
   Nanos now = start;
   if (deadline - now > margin_) {
     const Nanos wake = deadline - margin_;
-    std::this_thread::sleep_for(wake - now);
+    sleep_with_fine_slack(wake - now);
     now = clock_.now();
     learn(now - wake);
     stats_.sleep += now - start;

@@ -14,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -606,13 +607,29 @@ bool Renderer::Impl::capture(const std::string& path) {
 
 // --- Renderer: forwards to Impl -------------------------------------------------------------
 
+namespace {
+// volk's function tables are the process's: a second Renderer would point every Vulkan call
+// at its device, and its end leave the first calling through a destroyed device's table.
+std::atomic<bool> renderer_alive{false};
+}  // namespace
+
 Renderer::Renderer(std::unique_ptr<Impl> impl) : impl_{std::move(impl)} {}
-Renderer::~Renderer() = default;
+Renderer::~Renderer() {
+  impl_.reset();
+  renderer_alive = false;
+}
 
 std::unique_ptr<Renderer> Renderer::create(const RendererConfig& config, GLFWwindow* window) {
-  auto impl = std::make_unique<Impl>();
-  impl->init(config, window);  // on a throw, ~Impl destroys what was created
-  return std::unique_ptr<Renderer>{new Renderer{std::move(impl)}};
+  if (renderer_alive.exchange(true))
+    throw Error{"Renderer::create: another Renderer is alive in this process (volk's function tables are global: one at a time)"};
+  try {
+    auto impl = std::make_unique<Impl>();
+    impl->init(config, window);  // on a throw, ~Impl destroys what was created
+    return std::unique_ptr<Renderer>{new Renderer{std::move(impl)}};
+  } catch (...) {
+    renderer_alive = false;
+    throw;
+  }
 }
 
 bool Renderer::begin_frame() { return impl_->begin_frame(); }

@@ -99,6 +99,29 @@ TEST(RecordFile, WritesCommittedRowsOnly) {
   EXPECT_EQ(read_all(path), "a,b\n1,2\n");
 }
 
+TEST(RecordFile, AProcessTheHostStartsDoesNotInheritTheFile) {
+#if defined(__linux__) && defined(__GLIBC__)
+  // The descriptor open on the file is close-on-exec (O_CLOEXEC, 02000000 in fdinfo's octal flags).
+  const std::string path = ::testing::TempDir() + "record_file_cloexec.csv";
+  RecordFile f{path, "log"};
+  const auto target = std::filesystem::weakly_canonical(path);
+  bool found = false;
+  for (const auto& fd : std::filesystem::directory_iterator{"/proc/self/fd"}) {
+    std::error_code ec;
+    if (std::filesystem::read_symlink(fd.path(), ec) != target || ec) continue;
+    std::ifstream info{"/proc/self/fdinfo/" + fd.path().filename().string()};
+    std::string key, flags;
+    while (info >> key >> flags && key != "flags:") {}
+    ASSERT_EQ(key, "flags:");
+    EXPECT_NE(std::stoul(flags, nullptr, 8) & 02000000UL, 0UL) << "flags " << flags;
+    found = true;
+  }
+  EXPECT_TRUE(found) << "no descriptor open on " << path;
+#else
+  GTEST_SKIP() << "checked where glibc's fopen takes 'e'";
+#endif
+}
+
 TEST(RecordFile, AnExistingFileIsKeptUntilTheFirstFlush) {
   // Opened (checked) before a run, a file keeps what it held until the run writes: a run
   // that fails before its first frame (no display, no device) loses no earlier log.

@@ -20,7 +20,9 @@
 // cannot be written, validation errors), with a one-line reason; logs are flushed.
 // SIGINT / SIGTERM end the run at the next frame boundary: the log holds every whole frame,
 // the sidecar is written, the trace closed, one line on stderr ("NAME: interrupted (SIGINT):
-// N frames logged"), exit 130 / 143. A second signal exits at once.
+// N frames logged"), exit 130 / 143. A second signal exits at once. The handlers are
+// installed for the call and the ones before put back when it returns, so one run_app at a
+// time per process (two at once, on two threads, could put them back out of order).
 #pragma once
 
 #include <string_view>

@@ -52,6 +52,9 @@ struct Options {
 
 /// The samples' flag table (CLI11 underneath, engine/cli.hpp's conventions): the flags a
 /// sample adds plus the shared ones above, every number with a range (docs/reliability.md).
+/// Making one sets SIGXFSZ to ignored for the process, for good: a file-size limit is then a
+/// write error the log reports (exit 1, no torn row), not a kill. A program that fills
+/// Options itself and calls run_app without a Cli keeps its own SIGXFSZ.
 class Cli {
  public:
   Cli(std::string program, std::string description);

@@ -3,8 +3,9 @@
 // The PreciseWaiter sleeps most of a wait and spins the tail. It measures how
 // late each sleep wakes (the oversleep) and sizes the spin from the second-worst
 // of the last 64 oversleeps plus a small guard, so it spins only as long as this
-// machine needs, and one preempted sleep does not inflate it. On Linux it also lowers the thread's timer slack to 1 ns (the default
-// 50 us slack is the largest part of a short sleep's error).
+// machine needs, and one preempted sleep does not inflate it. On Linux it also lowers the
+// thread's timer slack to 1 ns for each sleep (the default 50 us slack is the largest part of
+// a short sleep's error), and gives the thread its own slack back after it.
 //
 //   using namespace std::chrono_literals;      // 5ms
 //   engine::SteadyClock clock;

@@ -78,7 +78,14 @@ RecordFile::RecordFile(std::string path, std::string_view what) : path_{std::mov
     throw std::runtime_error("cannot write " + std::string{what} + " '" + path_ + "': Is a directory");
   existed_ = std::filesystem::exists(path_, ec);
   errno = 0;
-  file_ = std::fopen(path_.c_str(), "ab");  // checked and created now, emptied at the first flush
+  // Checked and created now, emptied at the first flush. Close-on-exec where the C library
+  // takes glibc's 'e': a process the host starts during the run (a crash reporter, an
+  // encoder) does not inherit the log.
+#if defined(__GLIBC__)
+  file_ = std::fopen(path_.c_str(), "abe");
+#else
+  file_ = std::fopen(path_.c_str(), "ab");
+#endif
   if (!file_) {
     const int err = errno;
     throw std::runtime_error("cannot write " + std::string{what} + " '" + path_ +

@@ -24,7 +24,10 @@
 //   }
 //
 // Threading: one thread uses a Renderer. Function pointers come from volk's global tables,
-// so only one Renderer may exist at a time in a process.
+// so only one Renderer may exist at a time in a process: Renderer::create throws
+// renderer::Error while another lives. A game that loads volk for a Vulkan device of its own
+// shares those tables with the renderer (each volkLoadDevice points them at its device): use
+// one or the other in a process, not both at once.
 #pragma once
 
 #include <vulkan/vulkan_core.h>  // types only: VK_NO_PROTOTYPES is defined by the framepacer::volk target
