@@ -5,27 +5,12 @@
 #include <string>
 
 #include "engine/overlay.hpp"
+#include "overlay_frame.hpp"
 
 using namespace engine;
 using namespace pacer::literals;
 using pacer::Nanos;
-
-namespace {
-
-pacer::FrameRecord frame(std::int64_t i, Nanos gpu) {
-  pacer::FrameRecord r;
-  r.frame = i;
-  r.policy = "adaptive";
-  r.cpu_start = i * 16_ms;
-  r.interval = 16_ms;
-  r.present = r.cpu_start + 5_ms;
-  r.display = r.cpu_start + 16_ms;
-  r.animation_time = r.cpu_start;
-  r.gpu = gpu;
-  return r;
-}
-
-}  // namespace
+using test_overlay::frame;
 
 TEST(Overlay, ShowsTheNumbersOfTheLatestFrames) {
   Overlay overlay;

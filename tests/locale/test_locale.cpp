@@ -19,6 +19,7 @@
 #include "engine/cli.hpp"
 #ifdef FP_LOCALE_OVERLAY
 #include "engine/overlay.hpp"
+#include "../engine/overlay_frame.hpp"
 #endif
 #include "pacer/decimal.hpp"
 #include "pacer/display_spec.hpp"
@@ -158,18 +159,7 @@ TEST_F(GermanLocale, FlagsTakeAPointAndRefuseAComma) {
 TEST_F(GermanLocale, TheOverlaysNumbersKeepTheirPoint) {
   // Its 5x7 font has no ',': a comma would be drawn as '?'.
   engine::Overlay overlay;
-  for (std::int64_t i = 0; i < 200; ++i) {
-    FrameRecord r;
-    r.frame = i;
-    r.policy = "adaptive";
-    r.cpu_start = i * 16_ms;
-    r.interval = 16_ms;
-    r.present = r.cpu_start + 5_ms;
-    r.display = r.cpu_start + 16_ms;
-    r.animation_time = r.cpu_start;
-    r.gpu = 2_ms;
-    overlay.add(r);
-  }
+  for (std::int64_t i = 0; i < 200; ++i) overlay.add(test_overlay::frame(i, 2_ms));
   overlay.build(16_ms);
   ASSERT_EQ(overlay.lines().size(), 5u);
   EXPECT_EQ(overlay.lines()[0], "FPS 62.5  INTERVAL 16.00 MS");
