@@ -1,5 +1,6 @@
 #include "pacer/decimal.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
