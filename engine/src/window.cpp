@@ -28,12 +28,21 @@ InputEvent::Action action_of(int action) {
 // initialised GLFW for its own windows keeps it (and its error callback) when ours close;
 // before, each window's end terminated GLFW, destroying every other window with it (a second
 // engine::Window then read 0x0 and waited as if minimized for good).
+// GLFW's calls belong on the main thread; the mutex only keeps the count whole should a
+// host break that rule.
 std::mutex glfw_mutex;
 int glfw_windows = 0;     ///< engine::Windows alive
 bool glfw_ours = false;   ///< the first of them initialised GLFW
 GLFWerrorfun glfw_callback_before = nullptr;  ///< the error callback set before ours, put back with glfwTerminate
 
 void log_glfw_error(int code, const char* text) { logger()->debug("glfw error {}: {}", code, text); }
+
+/// Ends the GLFW the module started, and puts back the error callback from before it (unless
+/// the host set one of its own since).
+void end_glfw() {
+  glfwTerminate();
+  if (const GLFWerrorfun now = glfwSetErrorCallback(glfw_callback_before); now != log_glfw_error) glfwSetErrorCallback(now);
+}
 
 /// Whether GLFW is initialised now: glfwGetTime sets GLFW_NOT_INITIALIZED when it is not
 /// (no error callback sees the probe; an error the host had not read yet is read here).
@@ -67,19 +76,18 @@ Window::Window(std::string_view title, std::uint32_t width, std::uint32_t height
         }
       }
     }
-    // Window hints are GLFW's global state: the two set here go back to GLFW's defaults once
-    // the window is made, so a window the host makes next is not left without a client API.
+    // Window hints are GLFW's global state and cannot be read back: the module's window is
+    // made from GLFW's defaults (a host's hints, say GLFW_VISIBLE false, do not reach it), and
+    // the hints are left at the defaults after it (GLFW_NO_API would take a host's next
+    // window's OpenGL context): a host sets its hints before each window it makes.
+    glfwDefaultWindowHints();
     glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
     glfwWindowHint(GLFW_RESIZABLE, resizable ? GLFW_TRUE : GLFW_FALSE);
     const std::string t{title};
     window_ = glfwCreateWindow(static_cast<int>(width), static_cast<int>(height), t.c_str(), nullptr, nullptr);
-    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_API);
-    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+    glfwDefaultWindowHints();
     if (!window_) {
-      if (glfw_windows == 0 && glfw_ours) {
-        glfwTerminate();
-        glfwSetErrorCallback(glfw_callback_before);
-      }
+      if (glfw_windows == 0 && glfw_ours) end_glfw();
       throw std::runtime_error("no display: could not create a window");
     }
     ++glfw_windows;
@@ -137,10 +145,7 @@ Window::Window(std::string_view title, std::uint32_t width, std::uint32_t height
 Window::~Window() {
   glfwDestroyWindow(window_);
   const std::lock_guard lock{glfw_mutex};
-  if (--glfw_windows == 0 && glfw_ours) {
-    glfwTerminate();
-    glfwSetErrorCallback(glfw_callback_before);
-  }
+  if (--glfw_windows == 0 && glfw_ours) end_glfw();
 }
 
 bool Window::should_close() const { return glfwWindowShouldClose(window_) == GLFW_TRUE; }

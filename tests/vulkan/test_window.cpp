@@ -47,7 +47,11 @@ TEST(Window, AHostsOwnGlfwOutlivesTheModulesWindows) {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
   GLFWwindow* host = glfwCreateWindow(120, 90, "host", nullptr, nullptr);
   ASSERT_NE(host, nullptr);
-  { engine::Window ours{"ours", 64, 64, /*resizable=*/false}; }
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);  // a host's hint, left set as hosts do
+  {
+    engine::Window ours{"ours", 64, 64, /*resizable=*/false};
+    EXPECT_EQ(glfwGetWindowAttrib(ours.handle(), GLFW_VISIBLE), GLFW_TRUE) << "the module's window is made from GLFW's defaults";
+  }
   // The host's GLFW, window and error callback are as it left them.
   int w = 0, h = 0;
   glfwGetFramebufferSize(host, &w, &h);
@@ -66,4 +70,15 @@ TEST(Window, AHostsOwnGlfwOutlivesTheModulesWindows) {
   // With GLFW ended, the next engine::Window starts it again (and ends it).
   engine::Window after{"after", 64, 64};
   EXPECT_EQ(after.framebuffer_size(), std::make_pair(64u, 64u));
+}
+
+TEST(Window, AnErrorCallbackTheHostSetsMeanwhileIsKept) {
+  if (!have_display()) GTEST_SKIP() << "no display";
+  const GLFWerrorfun mine = [](int, const char*) {};
+  glfwSetErrorCallback(nullptr);
+  {
+    engine::Window w{"w", 64, 64};
+    glfwSetErrorCallback(mine);  // while the module's GLFW runs
+  }
+  EXPECT_EQ(glfwSetErrorCallback(nullptr), mine);
 }

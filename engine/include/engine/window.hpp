@@ -2,7 +2,8 @@
 // buttons, cursor, scroll, resizes, focus). The first window starts GLFW and the last one
 // ends it, unless GLFW was already initialised when the first was made: a game that uses
 // GLFW itself (glfwInit before its first engine::Window) keeps it, its windows and its error
-// callback. Windows are made and dropped on the main thread, as GLFW asks. A window has no
+// callback. GLFW's window hints are left at their defaults after each window (set yours
+// before each window you make). Windows are made and dropped on the main thread, as GLFW asks. A window has no
 // client API (GLFW_NO_API), ready for a Vulkan surface - the engine's renderer's, or a
 // game's own (glfwCreateWindowSurface(instance, window.handle(), ...)).
 //
