@@ -99,7 +99,8 @@ std::string write_ppm(const std::string& path, VkExtent2D extent, const std::vec
   errno = 0;
   std::ofstream out{path, std::ios::binary};
   if (!out) return reason();
-  out << "P6\n" << extent.width << ' ' << extent.height << "\n255\n";
+  // std::to_string, not the stream's <<: a host's global C++ locale would group 1280 as "1.280".
+  out << "P6\n" + std::to_string(extent.width) + ' ' + std::to_string(extent.height) + "\n255\n";
   std::vector<char> row(std::size_t{extent.width} * 3);
   for (std::size_t y = 0; y < extent.height; ++y) {
     const std::uint8_t* src = pixels.data() + y * extent.width * 4;

@@ -17,6 +17,12 @@
 #include <vector>
 
 #include "engine/cli.hpp"
+#ifdef FP_LOCALE_CAPTURE
+#include <fstream>
+#include <iterator>
+
+#include "capture.hpp"  // renderer/src: write_ppm
+#endif
 #ifdef FP_LOCALE_OVERLAY
 #include "engine/overlay.hpp"
 #include "../engine/overlay_frame.hpp"
@@ -164,5 +170,18 @@ TEST_F(GermanLocale, TheOverlaysNumbersKeepTheirPoint) {
   ASSERT_EQ(overlay.lines().size(), 5u);
   EXPECT_EQ(overlay.lines()[0], "FPS 62.5  INTERVAL 16.00 MS");
   EXPECT_EQ(overlay.lines()[4], "GPU 2.000 MS");
+}
+#endif
+
+#ifdef FP_LOCALE_CAPTURE
+TEST_F(GermanLocale, ACaptureImagesHeaderKeepsItsDigits) {
+  // The PPM header's width was written through the stream's <<, "1.280" under de_DE.
+  const std::string path = ::testing::TempDir() + "locale_capture.ppm";
+  const std::vector<std::uint8_t> pixels(std::size_t{1280} * 2 * 4, 0x80);
+  ASSERT_EQ(renderer::detail::write_ppm(path, VkExtent2D{1280, 2}, pixels, false), "");
+  std::ifstream in{path, std::ios::binary};
+  const std::string bytes{std::istreambuf_iterator<char>{in}, {}};
+  EXPECT_EQ(bytes.substr(0, 14), "P6\n1280 2\n255\n");
+  EXPECT_EQ(bytes.size(), 14u + 1280u * 2u * 3u);
 }
 #endif
