@@ -64,6 +64,8 @@ TEST(Options, NumbersOutOfRangeOrNotFiniteNameTheFlagAndTheRange) {
       {{"--frames", "2.5"}, "sample: --frames: '2.5' is not a whole number\n"},
       {{"--seed", "-1"}, "sample: --seed: -1 is out of range [0, 9223372036854775807]\n"},
       {{"--seed", "18446744073709551615"}, "sample: --seed: 18446744073709551615 is out of range [0, 9223372036854775807]\n"},
+      // 2^63 as a decimal: it passed the range check as a double and its cast was undefined.
+      {{"--seed", "9223372036854775807.0"}, "sample: --seed: 9223372036854775807.0 is out of range [0, 9223372036854775807]\n"},
       {{"--duration", "nan"}, "sample: --duration: nan is not a finite number\n"},
       {{"--duration", "inf"}, "sample: --duration: inf is out of range [0.001, 1000000]\n"},
       {{"--step-ms", "1e308"}, "sample: --step-ms: 1e308 is out of range [0.01, 1000]\n"},

@@ -86,7 +86,8 @@ inline std::string check_whole(const std::string& text, long long lo, long long 
   if (!parsed) return "'" + shown + "' is not a whole number";
   const double d = *parsed;
   if (std::isnan(d)) return shown + " is not a finite number";
-  if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi))) return shown + range;
+  // 2^63 (LLONG_MAX as a double) is past a long long: the cast below would be undefined.
+  if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi) && d < 0x1p63)) return shown + range;
   if (d != std::floor(d)) return "'" + shown + "' is not a whole number";
   out = static_cast<long long>(d);
   return {};
