@@ -93,6 +93,8 @@ TEST(DisplaySpec, ParsesHonestClocks) {
   EXPECT_EQ(parse_display(to_string(*d))->jitter, 50_us);
   EXPECT_FALSE(parse_display("fifo:60,jitter=50"));     // a duration needs its unit
   EXPECT_FALSE(parse_display("fifo:60,drift=1e3ppm"));
+  EXPECT_EQ(parse_display("fifo:60,drift=+100ppm")->drift_ppm, 100);  // a sign, as the rates take
+  EXPECT_FALSE(parse_display("fifo:60,drift=+-100ppm"));
   EXPECT_FALSE(parse_display("fifo:60,colour=blue"));
   EXPECT_FALSE(parse_display("vrr:48-144@60"));
   EXPECT_FALSE(parse_display("fifo:60@"));

@@ -95,7 +95,8 @@ std::optional<DisplaySpec> parse_display(std::string_view text) {
         if (!j) return std::nullopt;
         spec.jitter = *j;
       } else if (option.starts_with("drift=") && option.ends_with("ppm")) {
-        const std::string_view number = option.substr(6, option.size() - 9);
+        std::string_view number = option.substr(6, option.size() - 9);
+        if (number.starts_with('+')) number.remove_prefix(1);  // a sign, as the other numbers take
         long long v = -1;
         const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
         if (ec != std::errc{} || end != number.data() + number.size() || v < 0 || v > 100'000) return std::nullopt;
