@@ -58,8 +58,12 @@ std::optional<double> parse_decimal(std::string_view text) {
 namespace {
 
 std::string format(double value, std::chars_format how, int digits) {
-  // Room for the longest: a fixed 1e308 (309 digits) with its decimals, or an exponent form.
   if (digits < 0) digits = 6;  // printf's default precision, as "%.*f" with a negative one
+  // A log cell's number fits the stack buffer (no allocation besides the result's); the
+  // longest, a fixed 1e308 (309 digits) with many decimals, gets room on the heap.
+  char small[64];
+  if (const auto [end, ec] = std::to_chars(small, small + sizeof small, value, how, digits); ec == std::errc{})
+    return std::string(small, end);
   std::string out(340 + static_cast<std::size_t>(digits), '\0');
   const auto [end, ec] = std::to_chars(out.data(), out.data() + out.size(), value, how, digits);
   if (ec != std::errc{}) return "?";  // cannot happen with the room above
