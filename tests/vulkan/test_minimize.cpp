@@ -64,7 +64,7 @@ TEST(VulkanSample, AMinimizedWindowDrawsNothingUntilRestored) {
   }
   close(out[0]);
   int status = 0;
-  waitpid(pid, &status, 0);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   user.join();
   XCloseDisplay(x);
   EXPECT_EQ(step.load(), 4) << "the window was found, minimized, restored and closed\n" << output;
