@@ -33,8 +33,7 @@
 #include "pacer/load_profile.hpp"
 #include "pacer/log_reader.hpp"
 #include "pacer/log_writer.hpp"
-#include "pacer/simulator.hpp"
-#include "../pacer/configs.hpp"
+#include "../pacer/worked_records.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
@@ -95,11 +94,10 @@ TEST_F(GermanLocale, LoadSpecsParseAsUnderC) {
 }
 
 TEST_F(GermanLocale, TheNativeLogKeepsItsColumnsAndReadsBack) {
-  AdaptivePolicy p = seed_pacer();
-  const SimRun run = simulate(p, SimCosts::fixed(3_ms, 1_ms), 3);
+  const std::vector<FrameRecord> records = worked_records(3);
   std::stringstream log;
   NativeLogWriter w{log};
-  for (const auto& r : run.records) w.write(r);
+  for (const auto& r : records) w.write(r);
   std::string header, row;
   std::getline(log, header);
   std::getline(log, row);
@@ -110,7 +108,7 @@ TEST_F(GermanLocale, TheNativeLogKeepsItsColumnsAndReadsBack) {
   log.seekg(0);
   NativeLogReader reader{log, "locale.csv"};
   FrameRecord r;
-  for (const auto& want : run.records) {
+  for (const auto& want : records) {
     ASSERT_TRUE(reader.next(r));
     EXPECT_EQ(r.cpu_start, want.cpu_start);
     EXPECT_EQ(r.alpha, want.alpha);
@@ -118,9 +116,7 @@ TEST_F(GermanLocale, TheNativeLogKeepsItsColumnsAndReadsBack) {
 }
 
 TEST_F(GermanLocale, ExportsKeepTheirColumnsAndUngroupedIntegers) {
-  AdaptivePolicy p = seed_pacer();
-  auto records = simulate(p, SimCosts::fixed(3_ms, 1_ms), 4).records;
-  for (auto& r : records) r.display = r.present + 2_ms;
+  const std::vector<FrameRecord> records = worked_records(4);
   RunInfo info;
   info.process_id = 12345;
   info.config = {{"step_ms", format_fixed(5.0, 6)}};

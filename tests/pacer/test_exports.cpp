@@ -12,17 +12,12 @@
 #include "pacer/simulator.hpp"
 #include "pacer/stats.hpp"
 #include "configs.hpp"
+#include "worked_records.hpp"
 
 using namespace pacer;
 using namespace pacer::literals;
 
 namespace {
-std::vector<FrameRecord> worked_records(int frames) {
-  AdaptivePolicy p = seed_pacer();
-  auto records = simulate(p, SimCosts::fixed(3_ms, 1_ms), frames).records;
-  for (auto& r : records) r.display = r.present + 2_ms;
-  return records;
-}
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in{text};
