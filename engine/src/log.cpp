@@ -5,6 +5,8 @@
 
 #include <mutex>
 
+#include "renderer/log.hpp"
+
 namespace engine {
 
 namespace {
@@ -25,6 +27,7 @@ std::shared_ptr<spdlog::logger> logger() {
 }
 
 void set_logger(std::shared_ptr<spdlog::logger> host) {
+  renderer::set_logger(host);  // the renderer's messages go where the engine's go
   const std::lock_guard lock{g_mutex};
   g_logger = std::move(host);
 }

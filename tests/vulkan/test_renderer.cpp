@@ -1,9 +1,16 @@
 // renderer::Renderer in a process: one at a time (volk's function tables are global), and
-// the next one can be made once the first is gone. Headless: no window needed.
+// the next one can be made once the first is gone; its messages go to the logger the host
+// gave engine::set_logger. Headless: no window needed.
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
+#include <memory>
+#include <sstream>
 #include <string>
 
+#include "engine/log.hpp"
+#include "renderer/log.hpp"
 #include "renderer/renderer.hpp"
 
 TEST(Renderer, ASecondWhileOneLivesIsRefusedAndTheFirstDrawsOn) {
@@ -28,4 +35,30 @@ TEST(Renderer, ASecondWhileOneLivesIsRefusedAndTheFirstDrawsOn) {
   first.reset();
   auto next = renderer::Renderer::create(config, nullptr);
   EXPECT_NE(next, nullptr);
+}
+
+// A host that hands the engine its logger after the engine made its own "framepacer" one
+// (engine::logger() on first use) gets the renderer's messages there too, not in "framepacer".
+TEST(Renderer, LogsThroughTheLoggerTheHostGaveTheEngine) {
+  std::ostringstream own_text;
+  engine::logger()->sinks().push_back(std::make_shared<spdlog::sinks::ostream_sink_mt>(own_text));
+  std::ostringstream host_text;
+  auto host = std::make_shared<spdlog::logger>("renderer_test_host",
+                                               std::make_shared<spdlog::sinks::ostream_sink_mt>(host_text));
+  host->set_level(spdlog::level::info);
+  engine::set_logger(host);
+  EXPECT_EQ(renderer::logger(), host);
+  {
+    renderer::RendererConfig config;
+    config.headless = true;
+    config.width = 64;
+    config.height = 64;
+    auto gpu = renderer::Renderer::create(config, nullptr);
+    ASSERT_NE(gpu, nullptr);
+  }
+  engine::set_logger(nullptr);
+  EXPECT_EQ(renderer::logger(), spdlog::get("framepacer"));
+  engine::logger()->sinks().pop_back();
+  EXPECT_NE(host_text.str().find("renderer: device '"), std::string::npos) << host_text.str();
+  EXPECT_EQ(own_text.str().find("renderer: device '"), std::string::npos) << own_text.str();
 }

@@ -1,0 +1,38 @@
+// engine/log.hpp and renderer/log.hpp: which logger each writes to, and that a host's
+// engine::set_logger reaches the renderer too (no Vulkan here: the renderer's logger alone).
+#include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <memory>
+#include <sstream>
+
+#include "engine/log.hpp"
+#include "renderer/log.hpp"
+
+TEST(Log, TheHostsLoggerReachesTheRendererAndNullptrUndoesIt) {
+  const auto own = engine::logger();  // made on first use (or found) as "framepacer"
+  ASSERT_EQ(own, spdlog::get("framepacer"));
+  EXPECT_EQ(renderer::logger(), own);  // the renderer finds the engine's by name
+
+  std::ostringstream text;
+  auto host = std::make_shared<spdlog::logger>("log_test_host", std::make_shared<spdlog::sinks::ostream_sink_mt>(text));
+  engine::set_logger(host);
+  EXPECT_EQ(engine::logger(), host);
+  EXPECT_EQ(renderer::logger(), host);
+  renderer::logger()->warn("swapchain recreated");
+  EXPECT_NE(text.str().find("swapchain recreated"), std::string::npos);
+
+  engine::set_logger(nullptr);
+  EXPECT_EQ(engine::logger(), own);
+  EXPECT_EQ(renderer::logger(), own);
+}
+
+TEST(Log, TheRendererAloneCanBeGivenALogger) {
+  auto host = std::make_shared<spdlog::logger>("log_test_renderer_only");
+  renderer::set_logger(host);
+  EXPECT_EQ(renderer::logger(), host);
+  EXPECT_NE(engine::logger(), host);  // the engine's is its own setting
+  renderer::set_logger(nullptr);
+  EXPECT_EQ(renderer::logger(), spdlog::get("framepacer"));
+}
