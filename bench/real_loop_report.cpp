@@ -126,9 +126,7 @@ Row native_row(const pacer::NativeLog& log, std::size_t warmup, double period_ms
 std::optional<double> sidecar_number(const std::string& json, const std::string& name) {
   const auto text = pacer::run_metadata_value(json, name);
   if (!text) return std::nullopt;
-  const auto v = pacer::parse_decimal(*text);
-  if (!v || !std::isfinite(*v)) return std::nullopt;
-  return v;
+  return pacer::parse_finite_decimal(*text);
 }
 
 /// The spin share of a native log's row from its sidecar (LOG.meta.json), where there is one.
@@ -165,8 +163,8 @@ Row tick_row(std::istream& in, const std::string& path, const std::vector<std::s
       throw TickParseError{where + "expected " + std::to_string(header.size()) + " fields, found " +
                            std::to_string(cells.size())};
     auto number_of = [&](std::size_t c) {
-      const auto v = pacer::parse_decimal(cells[c]);
-      if (!v || !std::isfinite(*v))
+      const auto v = pacer::parse_finite_decimal(cells[c]);
+      if (!v)
         throw TickParseError{where + "column " + header[c] + ": '" + cells[c] + "' is not a number"};
       return *v / 1000.0;
     };

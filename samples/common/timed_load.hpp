@@ -129,9 +129,9 @@ class TimedLoad {
     return star != std::string::npos && trim(std::string_view{first}.substr(0, star)).ends_with('s');
   }
   static bool number(const std::string& text, double& out) {
-    const auto v = pacer::parse_decimal(text);
+    const auto v = pacer::parse_finite_decimal(text);
     out = v.value_or(0);
-    return v && std::isfinite(*v);
+    return v.has_value();
   }
   static double parse_seconds(const std::string& text, std::string_view spec, const char* what) {
     double v = 0;

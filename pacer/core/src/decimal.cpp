@@ -55,6 +55,12 @@ std::optional<double> parse_decimal(std::string_view text) {
   return negative ? -value : value;
 }
 
+std::optional<double> parse_finite_decimal(std::string_view text) {
+  const auto v = parse_decimal(text);
+  if (!v || !std::isfinite(*v)) return std::nullopt;
+  return v;
+}
+
 namespace {
 
 std::string format(double value, std::chars_format how, int digits) {

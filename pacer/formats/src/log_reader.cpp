@@ -35,8 +35,8 @@ std::string quoted(const std::string& text) {
 
 /// A number cell; `column` and `where` (file:line: ) word the error.
 double parse_number(const std::string& text, std::string_view column, const std::string& where) {
-  const auto v = parse_decimal(text);  // decimal only, as the writers write
-  if (!v || !std::isfinite(*v))
+  const auto v = parse_finite_decimal(text);  // decimal only, as the writers write
+  if (!v)
     throw LogParseError(where + "column " + std::string(column) + ": " + quoted(text) + " is not a number");
   return *v;
 }

@@ -55,8 +55,8 @@ std::vector<std::string> split(std::string_view s, char sep) {
 }
 
 bool to_number(const std::string& text, double& out) {
-  const auto v = parse_decimal(text);
-  if (!v || !std::isfinite(*v)) return false;
+  const auto v = parse_finite_decimal(text);
+  if (!v) return false;
   out = *v;
   return true;
 }

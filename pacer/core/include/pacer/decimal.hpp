@@ -9,6 +9,7 @@
 //   std::optional<double> hz = pacer::parse_decimal("59.94");  // 59.94
 //   pacer::parse_decimal("0x10");                              // nullopt: decimal only
 //   pacer::parse_decimal(" 5");                                // nullopt: no spaces
+//   pacer::parse_finite_decimal("inf");                        // nullopt: finite only
 //   std::string cell = pacer::format_fixed(0.5, 6);             // "0.500000" (printf's %.6f)
 //   std::string rate = pacer::format_general(59.94, 6);         // "59.94" (printf's %.6g)
 #pragma once
@@ -25,6 +26,10 @@ namespace pacer {
 /// empty text, spaces anywhere, hex ("0x10"), a trailing unit or a comma for the point.
 /// Beyond a double's range: +-infinity when too large, +-0 when too small (as std::strtod).
 std::optional<double> parse_decimal(std::string_view text);
+
+/// parse_decimal, finite only: nullopt also for "inf", "nan" and a number past a double's
+/// range (what every reader of a log, a trace or a load spec wants).
+std::optional<double> parse_finite_decimal(std::string_view text);
 
 /// `value` with `digits` decimals, as printf's "%.*f" in the "C" locale: 0.5, 6 -> "0.500000".
 /// Every log format and report writes its decimals with it.
