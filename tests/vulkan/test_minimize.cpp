@@ -2,6 +2,7 @@
 // window is minimized and restored as a window manager does it (WM_STATE and the mapping,
 // through Xlib: Xvfb has no window manager), then closed by its close box, with validation on.
 // On X11 a minimized window keeps its size, and the sample went on drawing into it.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "spawn.hpp"
 #include "../docs/x11_window.hpp"  // last: Xlib's macros (None, Status, ...)
 
 TEST(VulkanSample, AMinimizedWindowDrawsNothingUntilRestored) {
@@ -23,18 +25,10 @@ TEST(VulkanSample, AMinimizedWindowDrawsNothingUntilRestored) {
   // window of the same title another test runs beside this one (ctest -j2, one X server).
   const std::string cmd = std::string{"exec "} + FP_SAMPLE + " --validation --quiet --duration 120 --log minimized.csv";
   int out[2];
-  ASSERT_EQ(pipe(out), 0);
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    dup2(out[1], 1);
-    dup2(out[1], 2);
-    close(out[0]);
-    close(out[1]);
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  ASSERT_EQ(pipe2(out, O_CLOEXEC), 0);
+  const pid_t pid = spawn_shell(cmd, out[1]);
   close(out[1]);
+  ASSERT_GE(pid, 0);
   // The user: find the window, minimize it for 1.5 s, restore it, close it a second later.
   std::atomic<int> step{0};  // 1 found, 2 minimized, 3 restored, 4 closed
   std::thread user{[&] {

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "spawn.hpp"
+
 namespace {
 
 struct RunResult {
@@ -452,12 +454,7 @@ std::string slurp(const std::string& path) {
 int interrupt_sample(const std::string& args, const std::string& log, const std::string& err, int sig,
                      std::uintmax_t min_size = 2000, bool twice = false) {
   std::filesystem::remove(log);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const std::string cmd = "exec " + std::string{FP_SAMPLE} + " " + args + " >/dev/null 2>" + err;
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  const pid_t pid = spawn_shell("exec " + std::string{FP_SAMPLE} + " " + args + " >/dev/null 2>" + err);
   if (pid < 0) return -1;
   // The log is flushed once a second: wait for rows beyond the header (up to 60 s).
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
