@@ -381,6 +381,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_refollow_frames") c.vrr_refollow_frames = static_cast<int>(v);
   else if (name == "vrr_refollow_share") c.vrr_refollow_share = v;
   else if (name == "mixed_lead_cap_immediate") c.mixed_lead_cap_immediate = v != 0;
+  else if (name == "late_floor_in_flight") c.late_floor_in_flight = v != 0;
   else return false;
   return true;
 }

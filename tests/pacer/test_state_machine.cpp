@@ -733,7 +733,7 @@ TEST(StateMachine, LateFramesFarApartKeepTheCatchUpWithinPace) {
   const Traced t = run(p, fifo_100(), load);
   const AdaptiveConfig& c = p.config();
   std::size_t third = 0;
-  for (std::size_t i = 1; i < t.run.records.size(); ++i)
+  for (std::size_t i = 600; i < t.run.records.size(); ++i)
     if (t.run.records[i].dropped > 0_ms) third = i;  // the third hitch's frame drops the excess
   ASSERT_GT(third, 4000u);
   // Per frame at most max(catch_up, max_lag / 6 s) x the interval (the pace is slower than
@@ -775,7 +775,7 @@ TEST(StateMachine, AStallsLagIsCaughtUpWithinAFewFrames) {
       c.stall_catch_up_frames = frames;
     }, load);
     std::size_t n = 0;
-    for (std::size_t i = 302; i < t.run.records.size(); ++i)
+    for (std::size_t i = 600; i < t.run.records.size(); ++i)
       if (abs(anim_error(t.run, i)) > 10_us) ++n;
     dropped = dropped_in(t.run, 302);
     return n;
@@ -1008,4 +1008,33 @@ TEST(StateMachine, TwoReportsOfOneFramesWorkCountAsTheLonger) {
     if (f > 0) p.observe_gpu(f - 1, 30_ms);
   });
   EXPECT_EQ(late_old, longer_first);
+}
+
+TEST(StateMachine, AFrameLateAfterAnIntervalChangeCountsTheInFlightFramesAsPlanned) {
+  // 4 ms renders on a 144 Hz FIFO (a frame every period), then 12 ms ones: the frames in
+  // flight are shown a period late, one after another, and the cadence widens to the mixed
+  // cadence (about 12.5 ms, on 1 and 2 periods). A late display sets the earliest the next
+  // frame can be shown: counted at the new interval for each frame still in flight (planned
+  // a period apart), that was three periods after the last frame shown, a gap of 20.8 ms
+  // against 6.9 (a stutter), where two periods were enough. Whether it happens depends on
+  // where the change falls against the vblanks and the steps: of eight change points (frames
+  // 600-607), the old floor made it at 7; taken at their own plans (late_floor_in_flight), no
+  // gap after the change is over two periods at any.
+  const auto widest_gap_ms = [](bool in_flight, std::size_t at) {
+    const Traced t = run_on(
+        "fifo:144", [&](AdaptiveConfig& c) { c.late_floor_in_flight = in_flight; }, step_load(at + 300, 4_ms, at, 12_ms));
+    EXPECT_TRUE(t.saw(T::widen_to_mixed));
+    Nanos widest{0};
+    for (std::size_t i = at; i < t.run.records.size(); ++i)
+      widest = std::max(widest, *t.run.records[i].display - *t.run.records[i - 1].display);
+    return to_ms(widest);
+  };
+  const double period_ms = 1000.0 / 144.0;
+  int old_stutters = 0;
+  for (std::size_t at = 600; at < 608; ++at) {
+    EXPECT_LT(widest_gap_ms(true, at), 2 * period_ms + 0.01) << "change at frame " << at;
+    old_stutters += widest_gap_ms(false, at) > 2.5 * period_ms ? 1 : 0;
+  }
+  EXPECT_GT(old_stutters, 0) << "the old floor's three-period gap";
+  EXPECT_TRUE(AdaptiveConfig{}.late_floor_in_flight);
 }

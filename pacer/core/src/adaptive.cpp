@@ -151,11 +151,30 @@ void AdaptivePolicy::on_observe_display(std::int64_t frame, Nanos display) {
   if (planned_frame_[slot] != frame || display <= planned_[slot] + tolerance) return;
   if (latched()) display = grid_snap(display);
   const std::int64_t ahead = frame_index() - frame;  // frames started after `frame`, this one included
-  late_floor_ = std::max(late_floor_, display + interval_ * ahead);
+  late_floor_ = std::max(late_floor_, late_floor_after(frame, display, ahead));
   frame_.missed = true;
   // The current frame itself (a present that woke late, a queue): its real display time
   // sets the lag the next frame continues from.
   if (frame == frame_index() - 1) frame_.observed_display = display;
+}
+
+Nanos AdaptivePolicy::late_floor_after(std::int64_t frame, Nanos display, std::int64_t ahead) const {
+  // The frames after `frame` (the last of the `ahead` is the one about to be planned), each
+  // one interval on: right while the interval holds.
+  const Nanos plain = display + interval_ * ahead;
+  if (!config_.late_floor_in_flight) return plain;
+  // The frames in flight, each at its own planned display or one queue slot after the one
+  // before, whichever is later: a slot is a period on a grid (min_interval on VRR), or the
+  // GPU's (a render thread's) time per frame where that is longer. Then one interval for
+  // the frame about to be planned, and never later than the plain floor.
+  const Nanos slot_time = std::max(on_grid() ? period_ : config_.min_interval, last_gpu_);
+  Nanos shown = display;
+  for (std::int64_t f = frame + 1; f < frame + ahead; ++f) {
+    const auto slot = static_cast<std::size_t>(f) % kPlanSlots;
+    if (planned_frame_[slot] != f) return plain;  // a plan forgotten (more in flight than slots)
+    shown = std::max(planned_[slot], shown + slot_time);
+  }
+  return std::min(plain, shown + interval_);
 }
 
 void AdaptivePolicy::follow_grid() {

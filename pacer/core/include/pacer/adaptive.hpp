@@ -240,6 +240,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos grid_snap(Nanos t) const;
   /// The period changed with the lock: the interval keeps its whole number of periods.
   void follow_grid();
+  /// Where the frame about to be planned can be shown at the earliest when `frame` was shown
+  /// at `display`, `ahead` frames before it (AdaptiveConfig::late_floor_in_flight).
+  Nanos late_floor_after(std::int64_t frame, Nanos display, std::int64_t ahead) const;
   bool latched() const { return period_ > Nanos::zero() && config_.vblank_latch; }
   /// Frames are planned on the vblank grid: a fixed refresh, except the mixed cadence on a
   /// display that shows presents when made (immediate:HZ), which runs free as on a free
@@ -267,7 +270,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos display_next_{0};    ///< planned display of the next frame (the world target)
   Nanos start_next_{0};      ///< planned start of the next frame
   Nanos shown_prev_{0};      ///< when the previous frame is (expected to be) shown
-  Nanos late_floor_{0};      ///< no frame planned before this (displays seen late)
+  Nanos late_floor_{0};      ///< no frame planned before this (displays seen late; late_floor_after)
   Nanos cap_ideal_{Nanos::min()};  ///< the mixed cadence under a cap: the next frame's ideal display (min: none)
   Nanos render_end_{0};
   Nanos present_at_{-1};     ///< the current frame's planned present (FramePlan::present_at)

@@ -365,6 +365,22 @@ struct AdaptiveConfig {
   /// A frame whose render cannot make its planned display is re-planned a slot later at
   /// most this many times before it renders.
   int max_pushes = 2;
+  /// A frame shown late (a queue behind the display) makes the frames in flight late too:
+  /// the next frame is planned no earlier than where they will be shown. Off, that is the
+  /// late display plus the current interval for each frame after it. On, each in-flight
+  /// frame is taken at its own planned display, or one queue slot after the one before
+  /// (a period on FIFO, min_interval on VRR, or the GPU's time per frame where longer), if
+  /// later; then one interval for the next frame, never later than off. The two agree while
+  /// the interval holds; right after a change they do not: on a 144 Hz FIFO, renders going
+  /// from 4 to 12 ms widened the mixed cadence to 12.5 ms while frames planned a period
+  /// apart were in flight, and off counted 12.5 ms for each of them, so the next frame was
+  /// planned three periods after the last (a stutter) where two would do (test
+  /// `StateMachine.AFrameLateAfterAnIntervalChangeCountsTheInFlightFramesAsPlanned`). On
+  /// chosen on the tuning half and fresh sets A-Y and the six probes (rows over seeds 7 and
+  /// 1-4: 18991 -> 19000; the tuning half 742 -> 747), the best of four forms tried there,
+  /// and confirmed on the held-out half (218 / 217 / 218 / 217 / 217 -> 221 / 219 / 219 /
+  /// 220 / 219 at seeds 7, 1-4; docs/results.md, issue 11's forty-third part).
+  bool late_floor_in_flight = true;
 
   // ---- hitch bursts against lasting changes (docs/pacing.md, "Hitch bursts")
   /// A miss widens the interval only when it is a lasting change: the median busy time of
