@@ -13,11 +13,20 @@
 #include "renderer/log.hpp"
 #include "renderer/renderer.hpp"
 
-TEST(Renderer, ASecondWhileOneLivesIsRefusedAndTheFirstDrawsOn) {
+namespace {
+
+renderer::RendererConfig headless_64() {
   renderer::RendererConfig config;
   config.headless = true;
   config.width = 64;
   config.height = 64;
+  return config;
+}
+
+}  // namespace
+
+TEST(Renderer, ASecondWhileOneLivesIsRefusedAndTheFirstDrawsOn) {
+  const renderer::RendererConfig config = headless_64();
   auto first = renderer::Renderer::create(config, nullptr);
   ASSERT_NE(first, nullptr);
   try {
@@ -41,24 +50,25 @@ TEST(Renderer, ASecondWhileOneLivesIsRefusedAndTheFirstDrawsOn) {
 // (engine::logger() on first use) gets the renderer's messages there too, not in "framepacer".
 TEST(Renderer, LogsThroughTheLoggerTheHostGaveTheEngine) {
   std::ostringstream own_text;
-  engine::logger()->sinks().push_back(std::make_shared<spdlog::sinks::ostream_sink_mt>(own_text));
   std::ostringstream host_text;
   auto host = std::make_shared<spdlog::logger>("renderer_test_host",
                                                std::make_shared<spdlog::sinks::ostream_sink_mt>(host_text));
   host->set_level(spdlog::level::info);
-  engine::set_logger(host);
-  EXPECT_EQ(renderer::logger(), host);
   {
-    renderer::RendererConfig config;
-    config.headless = true;
-    config.width = 64;
-    config.height = 64;
-    auto gpu = renderer::Renderer::create(config, nullptr);
-    ASSERT_NE(gpu, nullptr);
+    // The engine's logger gets a sink to read, and both loggers are as before when this ends,
+    // whatever fails (the other tests of this process log through them too).
+    struct Restore {
+      ~Restore() {
+        engine::set_logger(nullptr);
+        engine::logger()->sinks().pop_back();
+      }
+    } restore;
+    engine::logger()->sinks().push_back(std::make_shared<spdlog::sinks::ostream_sink_mt>(own_text));
+    engine::set_logger(host);
+    EXPECT_EQ(renderer::logger(), host);
+    EXPECT_NE(renderer::Renderer::create(headless_64(), nullptr), nullptr);
   }
-  engine::set_logger(nullptr);
   EXPECT_EQ(renderer::logger(), spdlog::get("framepacer"));
-  engine::logger()->sinks().pop_back();
   EXPECT_NE(host_text.str().find("renderer: device '"), std::string::npos) << host_text.str();
   EXPECT_EQ(own_text.str().find("renderer: device '"), std::string::npos) << own_text.str();
 }
