@@ -27,8 +27,8 @@ std::shared_ptr<spdlog::logger> logger() {
 }
 
 void set_logger(std::shared_ptr<spdlog::logger> host) {
-  renderer::set_logger(host);  // the renderer's messages go where the engine's go
-  const std::lock_guard lock{g_mutex};
+  const std::lock_guard lock{g_mutex};  // both set under it: two calls at once leave them alike
+  renderer::set_logger(host);           // the renderer's messages go where the engine's go
   g_logger = std::move(host);
 }
 

@@ -17,7 +17,11 @@ std::shared_ptr<spdlog::logger> logger() {
     if (g_logger) return g_logger;
   }
   if (auto engine = spdlog::get("framepacer")) return engine;
-  return spdlog::default_logger();
+  if (auto fallback = spdlog::default_logger()) return fallback;
+  // spdlog shut down (spdlog::shutdown, drop_all) before the renderer ends: a logger with no
+  // sinks, so a late message (a validation report at teardown) goes nowhere instead of crashing.
+  static const auto silent = std::make_shared<spdlog::logger>("framepacer_renderer_silent");
+  return silent;
 }
 
 void set_logger(std::shared_ptr<spdlog::logger> host) {

@@ -28,6 +28,7 @@ TEST(VulkanSample, AMinimizedWindowDrawsNothingUntilRestored) {
   ASSERT_EQ(pipe2(out, O_CLOEXEC), 0);
   const pid_t pid = spawn_shell(cmd, out[1]);
   close(out[1]);
+  if (pid < 0) close(out[0]);
   ASSERT_GE(pid, 0);
   // The user: find the window, minimize it for 1.5 s, restore it, close it a second later.
   std::atomic<int> step{0};  // 1 found, 2 minimized, 3 restored, 4 closed

@@ -150,7 +150,8 @@ void AdaptivePolicy::on_observe_display(std::int64_t frame, Nanos display) {
   const Nanos tolerance = latched() ? period_ / 2 : lateness_tolerance();
   if (planned_frame_[slot] != frame || display <= planned_[slot] + tolerance) return;
   if (latched()) display = grid_snap(display);
-  const std::int64_t ahead = frame_index() - frame;  // frames started after `frame`, this one included
+  // The frames started after `frame`, plus the one about to be planned (frame_index()).
+  const std::int64_t ahead = frame_index() - frame;
   late_floor_ = std::max(late_floor_, late_floor_after(frame, display, ahead));
   frame_.missed = true;
   // The current frame itself (a present that woke late, a queue): its real display time

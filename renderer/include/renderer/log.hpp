@@ -19,7 +19,8 @@ class logger;
 namespace renderer {
 
 /// The logger the renderer writes to: the one given to set_logger, else
-/// spdlog::get("framepacer"), else spdlog::default_logger(). Safe from any thread.
+/// spdlog::get("framepacer"), else spdlog::default_logger(), else (spdlog shut down) one with
+/// no sinks: never null. Safe from any thread.
 std::shared_ptr<spdlog::logger> logger();
 /// Log through `host` from now on (nullptr: the default order above again).
 void set_logger(std::shared_ptr<spdlog::logger> host);

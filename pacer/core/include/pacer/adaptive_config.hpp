@@ -369,9 +369,11 @@ struct AdaptiveConfig {
   /// the next frame is planned no earlier than where they will be shown. Off, that is the
   /// late display plus the current interval for each frame after it. On, each in-flight
   /// frame is taken at its own planned display, or one queue slot after the one before
-  /// (a period on FIFO, min_interval on VRR, or the GPU's time per frame where longer), if
-  /// later; then one interval for the next frame, never later than off. The two agree while
-  /// the interval holds; right after a change they do not: on a 144 Hz FIFO, renders going
+  /// (a period on a display with a known refresh, else min_interval, or the GPU's time per
+  /// frame where longer), if later; then one interval for the next frame, never later than
+  /// off. On is earlier where a frame in flight can still make its own plan (the late frame
+  /// delayed it less than off assumes), and right after an interval change, where off counts
+  /// the new interval for frames planned with the old one: on a 144 Hz FIFO, renders going
   /// from 4 to 12 ms widened the mixed cadence to 12.5 ms while frames planned a period
   /// apart were in flight, and off counted 12.5 ms for each of them, so the next frame was
   /// planned three periods after the last (a stutter) where two would do (test
