@@ -36,3 +36,19 @@ TEST(Log, TheRendererAloneCanBeGivenALogger) {
   renderer::set_logger(nullptr);
   EXPECT_EQ(renderer::logger(), spdlog::get("framepacer"));
 }
+
+TEST(Log, TheRenderersLoggerIsNeverNullAfterSpdlogIsShutDown) {
+  // A host that ends spdlog (drop_all, shutdown) before the renderer's last message, a
+  // validation report at teardown say: that message goes nowhere rather than through null.
+  const auto own = engine::logger();
+  const auto default_before = spdlog::default_logger();
+  spdlog::drop_all();  // the registry emptied and the default logger reset, as shutdown does
+  ASSERT_EQ(spdlog::get("framepacer"), nullptr);
+  const auto fallback = renderer::logger();
+  ASSERT_NE(fallback, nullptr);
+  fallback->error("vulkan: a late validation message");  // no sink: nothing happens
+  EXPECT_TRUE(fallback->sinks().empty());
+  spdlog::register_logger(own);  // as before, for the tests after this one in this process
+  spdlog::set_default_logger(default_before);
+  EXPECT_EQ(renderer::logger(), own);
+}
