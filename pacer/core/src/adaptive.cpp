@@ -161,13 +161,13 @@ void AdaptivePolicy::on_observe_display(std::int64_t frame, Nanos display) {
 
 Nanos AdaptivePolicy::late_floor_after(std::int64_t frame, Nanos display, std::int64_t ahead) const {
   // The frames after `frame` (the last of the `ahead` is the one about to be planned), each
-  // one interval on: right while the interval holds.
+  // one current interval on: as if every frame in flight were as late as `frame`.
   const Nanos plain = display + interval_ * ahead;
   if (!config_.late_floor_in_flight) return plain;
   // The frames in flight, each at its own planned display or one queue slot after the one
-  // before, whichever is later: a slot is a period on a grid (min_interval on VRR), or the
-  // GPU's (a render thread's) time per frame where that is longer. Then one interval for
-  // the frame about to be planned, and never later than the plain floor.
+  // before, whichever is later: a slot is a period on a grid (else min_interval: VRR's
+  // fastest refresh), or the GPU's (a render thread's) time per frame where that is longer.
+  // Then one interval for the frame about to be planned, and never later than the plain floor.
   const Nanos slot_time = std::max(on_grid() ? period_ : config_.min_interval, last_gpu_);
   Nanos shown = display;
   for (std::int64_t f = frame + 1; f < frame + ahead; ++f) {
