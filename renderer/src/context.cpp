@@ -1,5 +1,5 @@
 #include "context.hpp"
-#include "log.hpp"
+#include "renderer/log.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -27,14 +27,14 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagB
   if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
     ctx->errors.fetch_add(1, std::memory_order_relaxed);
     ctx->messages.fetch_add(1, std::memory_order_relaxed);
-    detail::log()->error("vulkan: {}", text);
+    logger()->error("vulkan: {}", text);
   } else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
     ctx->messages.fetch_add(1, std::memory_order_relaxed);
-    detail::log()->warn("vulkan: {}", text);
+    logger()->warn("vulkan: {}", text);
   } else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT) {
-    detail::log()->debug("vulkan: {}", text);
+    logger()->debug("vulkan: {}", text);
   } else {
-    detail::log()->trace("vulkan: {}", text);
+    logger()->trace("vulkan: {}", text);
   }
   return VK_FALSE;  // never abort the call that triggered the message
 }
@@ -263,7 +263,7 @@ void Context::init(const ContextOptions& options) {
   volkLoadDevice(device);
   vkGetDeviceQueue(device, queue_family, 0, &queue);
 
-  detail::log()->info("renderer: device '{}' ({}, Vulkan {}.{}.{}), queue family {}, present wait {}",
+  logger()->info("renderer: device '{}' ({}, Vulkan {}.{}.{}), queue family {}, present wait {}",
                properties.deviceName, type_name(properties.deviceType), VK_API_VERSION_MAJOR(properties.apiVersion),
                VK_API_VERSION_MINOR(properties.apiVersion), VK_API_VERSION_PATCH(properties.apiVersion), queue_family,
                surface ? (present_wait ? "yes" : "no") : "n/a (headless)");

@@ -6,7 +6,7 @@
 // semaphore (submit -> present). It must be per image, not per slot: the presentation engine
 // gives no signal when it has finished waiting on a present's semaphore, but it has when the
 // image is acquired again, and only then is that image's semaphore reused.
-#include "log.hpp"
+#include "renderer/log.hpp"
 #include "renderer/renderer.hpp"
 
 #define GLFW_INCLUDE_NONE
@@ -163,7 +163,7 @@ Renderer::Impl::~Impl() {
   if (!device) return;  // Context cleans up the instance / surface it got to
   // Destructors must not throw: log and go on destroying.
   if (const VkResult r = vkDeviceWaitIdle(device); r != VK_SUCCESS)
-    detail::log()->error("renderer: vkDeviceWaitIdle failed: {}", result_name(r));
+    logger()->error("renderer: vkDeviceWaitIdle failed: {}", result_name(r));
   if (capture_framebuffer) vkDestroyFramebuffer(device, capture_framebuffer, nullptr);
   destroy(device, capture_image);
   destroy_targets();
@@ -193,7 +193,7 @@ void Renderer::Impl::init(const RendererConfig& cfg, GLFWwindow* win) {
   if (fault.kind != Fault::none) {
     if (!window && fault.kind != Fault::device_lost)
       throw Error{"FP_FAULT: surface_lost and out_of_date need a window (only device_lost works headless)"};
-    detail::log()->warn("renderer: FP_FAULT={} (test-only fault injection)", std::getenv("FP_FAULT"));
+    logger()->warn("renderer: FP_FAULT={} (test-only fault injection)", std::getenv("FP_FAULT"));
   }
 
   ctx.init({cfg.validation, cfg.gpu_index, window});
@@ -205,7 +205,7 @@ void Renderer::Impl::init(const RendererConfig& cfg, GLFWwindow* win) {
     bool bgra = false;
     if (!capturable(color_format, bgra) || color_format == VK_FORMAT_B8G8R8A8_SRGB ||
         color_format == VK_FORMAT_R8G8B8A8_SRGB)
-      detail::log()->warn("renderer: surface format {} is not 8-bit UNORM: colours may differ from the given rgba",
+      logger()->warn("renderer: surface format {} is not 8-bit UNORM: colours may differ from the given rgba",
                    static_cast<int>(color_format));
     const auto modes = supported_present_modes(ctx);
     std::string names;
@@ -214,10 +214,10 @@ void Renderer::Impl::init(const RendererConfig& cfg, GLFWwindow* win) {
       names += m <= VK_PRESENT_MODE_FIFO_RELAXED_KHR ? std::string{to_string(from_vk(m))}
                                                       : "VkPresentModeKHR(" + std::to_string(m) + ")";
     }
-    detail::log()->info("renderer: surface present modes: {}", names);
+    logger()->info("renderer: surface present modes: {}", names);
     vk_present_mode = to_vk(cfg.present_mode);
     if (std::find(modes.begin(), modes.end(), vk_present_mode) == modes.end()) {
-      detail::log()->warn("renderer: present mode {} is not supported here; using fifo", to_string(cfg.present_mode));
+      logger()->warn("renderer: present mode {} is not supported here; using fifo", to_string(cfg.present_mode));
       vk_present_mode = VK_PRESENT_MODE_FIFO_KHR;  // the one mode every surface must support
     }
   }
@@ -243,7 +243,7 @@ void Renderer::Impl::init(const RendererConfig& cfg, GLFWwindow* win) {
     timestamp_period_ns = static_cast<double>(ctx.properties.limits.timestampPeriod);
     gpu_timing = bits > 0 && timestamp_period_ns > 0;
     timestamp_mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-    detail::log()->info("renderer: GPU timing {} (timestampValidBits {}, timestampPeriod {} ns)",
+    logger()->info("renderer: GPU timing {} (timestampValidBits {}, timestampPeriod {} ns)",
                  gpu_timing ? "on" : "off: the queue family has no timestamps", bits, timestamp_period_ns);
   }
 
@@ -278,7 +278,7 @@ void Renderer::Impl::init(const RendererConfig& cfg, GLFWwindow* win) {
     if (!create_swapchain(ctx, surface_format, vk_present_mode, window_size(), VK_NULL_HANDLE, swapchain)) {
       // Created minimized: begin_frame() creates the swapchain once the window has a size.
       recreate_pending = true;
-      detail::log()->info("renderer: window is 0x0; the swapchain is created when it has a size");
+      logger()->info("renderer: window is 0x0; the swapchain is created when it has a size");
     } else {
       images = swapchain.images;
       views = swapchain.views;
@@ -295,7 +295,7 @@ void Renderer::Impl::init(const RendererConfig& cfg, GLFWwindow* win) {
     }
     create_targets();
   }
-  detail::log()->info("renderer: {} {}x{}, present mode {}, {} frames in flight, {} images", window ? "swapchain" : "offscreen",
+  logger()->info("renderer: {} {}x{}, present mode {}, {} frames in flight, {} images", window ? "swapchain" : "offscreen",
                extent.width, extent.height, window ? to_string(from_vk(vk_present_mode)) : "none (headless)",
                slots.size(), images.size());
 }
@@ -344,7 +344,7 @@ bool Renderer::Impl::recreate_swapchain() {
   create_targets();
   ++status.swapchain_generation;
   first_present_id_of_swapchain = last_present_id + 1;
-  detail::log()->info("renderer: swapchain recreated: {}x{}, present mode {}, {} images", extent.width, extent.height,
+  logger()->info("renderer: swapchain recreated: {}x{}, present mode {}, {} images", extent.width, extent.height,
                to_string(from_vk(vk_present_mode)), images.size());
   return true;
 }
@@ -377,7 +377,7 @@ bool Renderer::Impl::begin_frame() {
     iconified_checked = now;
     if (const bool iconified = glfwGetWindowAttrib(window, GLFW_ICONIFIED) == GLFW_TRUE; iconified != minimized) {
       minimized = iconified;
-      detail::log()->info(iconified ? "renderer: window minimized: drawing nothing until it is restored"
+      logger()->info(iconified ? "renderer: window minimized: drawing nothing until it is restored"
                                     : "renderer: window restored");
     }
   }
@@ -559,13 +559,13 @@ std::uint64_t Renderer::Impl::present() {
 bool Renderer::Impl::capture(const std::string& path) {
   if (!last.valid) {
     capture_error = "no frame has been drawn yet";
-    detail::log()->error("capture: {}", capture_error);
+    logger()->error("capture: {}", capture_error);
     return false;
   }
   bool bgra = false;
   if (!capturable(color_format, bgra)) {
     capture_error = "format " + std::to_string(static_cast<int>(color_format)) + " cannot be written as PPM";
-    detail::log()->error("capture: {}", capture_error);
+    logger()->error("capture: {}", capture_error);
     return false;
   }
   try {
@@ -594,12 +594,12 @@ bool Renderer::Impl::capture(const std::string& path) {
     }
     if (const std::string why = write_ppm(path, last.extent, pixels, bgra); !why.empty()) {
       capture_error = "writing '" + path + "' failed: " + why;
-      detail::log()->error("capture: {}", capture_error);
+      logger()->error("capture: {}", capture_error);
       return false;
     }
   } catch (const Error& e) {
     capture_error = e.what();
-    detail::log()->error("capture: {}", e.what());
+    logger()->error("capture: {}", e.what());
     return false;
   }
   return true;
