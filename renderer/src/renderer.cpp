@@ -50,13 +50,18 @@ struct FrameSlot {
 
 /// Test-only fault injection (renderer/README.md): FP_FAULT=device_lost@N, surface_lost@N,
 /// out_of_date@N or out_of_date_every makes the frame cycle report that VkResult at frame N
-/// (0-based: the frames drawn before it) as if the driver had returned it.
+/// (0-based: the frames drawn before it) as if the driver had returned it. Compiled in only
+/// with FRAMEPACER_FAULT_INJECTION (the CMake option, on where this project's tests are
+/// built); without it no fault is ever armed and the variable is not read.
 struct Fault {
   enum Kind { none, device_lost, surface_lost, out_of_date, out_of_date_every } kind = none;
   std::int64_t frame = 0;
 
   /// The fault FP_FAULT names; throws Error for a malformed value.
   static Fault from_env() {
+#ifndef FRAMEPACER_FAULT_INJECTION
+    return {};
+#else
     const char* env = std::getenv("FP_FAULT");
     if (!env || !*env) return {};
     const std::string_view text{env};
@@ -76,6 +81,7 @@ struct Fault {
     const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), f.frame);
     if (ec != std::errc{} || end != number.data() + number.size() || f.frame < 0) throw bad();
     return f;
+#endif
   }
   /// True when `kind` is due at frame `n`.
   bool hits(Kind k, std::int64_t n) const {
@@ -190,11 +196,13 @@ void Renderer::Impl::init(const RendererConfig& cfg, GLFWwindow* win) {
     throw Error{"Renderer::create: headless size must be non-zero"};
   config.frames_in_flight = std::clamp(cfg.frames_in_flight, 1u, 4u);
   fault = Fault::from_env();
+#ifdef FRAMEPACER_FAULT_INJECTION
   if (fault.kind != Fault::none) {
     if (!window && fault.kind != Fault::device_lost)
       throw Error{"FP_FAULT: surface_lost and out_of_date need a window (only device_lost works headless)"};
     logger()->warn("renderer: FP_FAULT={} (test-only fault injection)", std::getenv("FP_FAULT"));
   }
+#endif
 
   ctx.init({cfg.validation, cfg.gpu_index, window});
   VkDevice device = ctx.device;

@@ -33,6 +33,13 @@ case "$mode" in
     "$cmake" -S "$here/subdirectory" -B "$build" -DFRAMEPACER_SOURCE_DIR="$src" "$@"
     "$cmake" --build "$build" -j2
     run_programs
+    # The embedded renderer (built for game_engine) reads no FP_FAULT: the test-only fault
+    # switch is compiled out of a game's build.
+    archive="$(find "$build" -name 'libframepacer_renderer.a' | head -n 1)"
+    if [ -n "$archive" ]; then
+      if grep -q FP_FAULT "$archive"; then echo "run.sh: $archive reads FP_FAULT" >&2; exit 1; fi
+      echo "consumer subdirectory: no FP_FAULT in $(basename "$archive")"
+    fi
     ;;
   install)
     prefix="$work/install-prefix"
