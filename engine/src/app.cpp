@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -68,6 +69,24 @@ class StopSignals {
  private:
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
+};
+
+/// Held by the run_app call in progress: a second call while one runs (on another thread)
+/// is refused before it touches the signal handlers or any output (the handlers it would
+/// put back, out of order, are the process's; its Renderer would be refused anyway).
+class OneRunAtATime {
+ public:
+  OneRunAtATime() : held_{!running_.exchange(true)} {}
+  ~OneRunAtATime() {
+    if (held_) running_.store(false);
+  }
+  OneRunAtATime(const OneRunAtATime&) = delete;
+  OneRunAtATime& operator=(const OneRunAtATime&) = delete;
+  bool held() const { return held_; }
+
+ private:
+  static inline std::atomic<bool> running_{false};
+  bool held_;
 };
 
 const char* signal_name(int sig) {
@@ -222,6 +241,12 @@ std::size_t policy_index(std::string_view name) {
 }  // namespace
 
 int run_app(const Options& o, Scene& scene, std::string_view app_name) {
+  const OneRunAtATime one_run;
+  if (!one_run.held()) {
+    std::fprintf(stderr, "%.*s: engine::run_app is already running in this process (one at a time)\n",
+                 static_cast<int>(app_name.size()), app_name.data());
+    return 1;
+  }
   // The engine logs through its own logger; spdlog's default logger and pattern stay the host's.
   const std::shared_ptr<spdlog::logger> lg = logger();
   std::optional<Outputs> log;

@@ -22,7 +22,9 @@
 // the sidecar is written, the trace closed, one line on stderr ("NAME: interrupted (SIGINT):
 // N frames logged"), exit 130 / 143. A second signal exits at once. The handlers are
 // installed for the call and the ones before put back when it returns, so one run_app at a
-// time per process (two at once, on two threads, could put them back out of order).
+// time per process: a call while another runs (on another thread) returns 1 at once with one
+// line ("NAME: engine::run_app is already running in this process (one at a time)"),
+// touching no handler and no output.
 #pragma once
 
 #include <string_view>
