@@ -26,10 +26,25 @@ inline unsigned long window_pid(Display* x, Window w) {
   return pid;
 }
 
+inline Window find_named_under(Display* x, Window w, const char* name, unsigned long pid);
+
 /// The window titled `name` at or under `w` and made by process `pid`, or 0. The pid tells
 /// it from a window of the same title that another test, run beside this one on the same
-/// X server (ctest -j2), has open.
+/// X server (ctest -j2), has open. The search walks every window on the server, so it holds
+/// the server for its length (XGrabServer): another client's window destroyed between
+/// XQueryTree listing it and the next request about it was a BadWindow error, which Xlib's
+/// default handler ends the process on (`docs_example_renderer_hpp_runs` failed so, about 1
+/// run in 30 beside a client making and destroying windows). An error handler cannot help
+/// where GLFW, on another thread of the same process, sets and resets the handler.
 inline Window find_named(Display* x, Window w, const char* name, unsigned long pid) {
+  XGrabServer(x);
+  const Window found = find_named_under(x, w, name, pid);
+  XUngrabServer(x);
+  XFlush(x);
+  return found;
+}
+
+inline Window find_named_under(Display* x, Window w, const char* name, unsigned long pid) {
   char* got = nullptr;
   if (XFetchName(x, w, &got) != 0 && got != nullptr) {
     const bool match = std::strcmp(got, name) == 0;
@@ -41,7 +56,7 @@ inline Window find_named(Display* x, Window w, const char* name, unsigned long p
   unsigned int count = 0;
   if (XQueryTree(x, w, &root, &parent, &children, &count) == 0) return 0;
   Window found = 0;
-  for (unsigned int i = 0; i < count && found == 0; ++i) found = find_named(x, children[i], name, pid);
+  for (unsigned int i = 0; i < count && found == 0; ++i) found = find_named_under(x, children[i], name, pid);
   if (children != nullptr) XFree(children);
   return found;
 }
