@@ -33,9 +33,10 @@ inline Window find_named_under(Display* x, Window w, const char* name, unsigned 
 /// X server (ctest -j2), has open. The search walks every window on the server, so it holds
 /// the server for its length (XGrabServer): another client's window destroyed between
 /// XQueryTree listing it and the next request about it was a BadWindow error, which Xlib's
-/// default handler ends the process on (`docs_example_renderer_hpp_runs` failed so, about 1
-/// run in 30 beside a client making and destroying windows). An error handler cannot help
-/// where GLFW, on another thread of the same process, sets and resets the handler.
+/// default handler ends the process on (`docs_example_renderer_hpp_runs` failed so in 9 of
+/// 180 runs beside a client making and destroying windows; 0 of 180 with the grab). An
+/// error handler cannot help where GLFW, on another thread of the same process, sets and
+/// resets the handler.
 inline Window find_named(Display* x, Window w, const char* name, unsigned long pid) {
   XGrabServer(x);
   const Window found = find_named_under(x, w, name, pid);
