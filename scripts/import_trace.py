@@ -16,6 +16,7 @@ SOURCE is a capture in one of the formats met so far:
     Runs are concatenated in order.
   * A benchmark tool's own per-frame log with the header `frame, fps, time` (Metro
     Exodus's built-in benchmark, res_csv.csv): frame_ms = 1000 / fps.
+  * A bare list of frame times in ms, one per line, no header (traces/fresh-z's source).
 SOURCE "-" reads standard input (use it with `git show COMMIT:PATH`).
 
 frame_ms is MsBetweenPresents (present-to-present, milliseconds). busy_ms is the
@@ -128,6 +129,8 @@ def rows_from_csv(text, app, want_busy):
             header = names
             break
     if header is None:
+        if lines and len(lines[0].split(",")) == 1 and parse_ms(lines[0].strip()) is not None:
+            return rows_from_bare_list(lines)
         return rows_from_fps_log(lines)
     fcol = next(header.index(c) for c in FRAME_COLUMNS if c in header)
     bcol = None
@@ -159,6 +162,12 @@ def rows_from_csv(text, app, want_busy):
         out.append((r[fcol], b))
     has_busy = bcol is not None and any(parse_ms(b) is not None for _, b in out)
     return out, has_busy, "CSV"
+
+
+def rows_from_bare_list(lines):
+    """A bare list of frame times in milliseconds, one per line, no header (a game's frame-time
+    export, e.g. traces/fresh-z's): each line is a frame's frame_ms."""
+    return [(ln.strip(), None) for ln in lines], False, "bare list"
 
 
 def rows_from_fps_log(lines):
