@@ -290,6 +290,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     rc.headless = o.headless;
     rc.width = o.width;
     rc.height = o.height;
+    rc.fault = o.renderer_fault;
     auto gpu = renderer::Renderer::create(rc, window ? window->handle() : nullptr);
     log->info().device = gpu->device_name();
     // Offscreen there is no swapchain, so no present mode (the renderer's is its unused default).

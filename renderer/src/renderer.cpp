@@ -48,25 +48,18 @@ struct FrameSlot {
   std::int64_t timed_frame = -1;                 ///< draw serial whose timestamps are unread; -1: none
 };
 
-/// Test-only fault injection (renderer/README.md): FP_FAULT=device_lost@N, surface_lost@N,
-/// out_of_date@N or out_of_date_every makes the frame cycle report that VkResult at frame N
-/// (0-based: the frames drawn before it) as if the driver had returned it. Compiled in only
-/// with FRAMEPACER_FAULT_INJECTION (the CMake option, on where this project's tests are
-/// built); without it no fault is ever armed and the variable is not read.
+/// Test-only fault injection (RendererConfig::fault, renderer/README.md): device_lost@N,
+/// surface_lost@N, out_of_date@N or out_of_date_every makes the frame cycle report that
+/// VkResult at frame N (0-based: the frames drawn before it) as if the driver had returned it.
 struct Fault {
   enum Kind { none, device_lost, surface_lost, out_of_date, out_of_date_every } kind = none;
   std::int64_t frame = 0;
 
-  /// The fault FP_FAULT names; throws Error for a malformed value.
-  static Fault from_env() {
-#ifndef FRAMEPACER_FAULT_INJECTION
-    return {};
-#else
-    const char* env = std::getenv("FP_FAULT");
-    if (!env || !*env) return {};
-    const std::string_view text{env};
+  /// The fault `text` names (empty: none); throws Error for a malformed value.
+  static Fault parse(std::string_view text) {
+    if (text.empty()) return {};
     const auto bad = [&]() -> Error {
-      return Error{"FP_FAULT: expected device_lost@N, surface_lost@N, out_of_date@N or out_of_date_every, got '" +
+      return Error{"fault injection: expected device_lost@N, surface_lost@N, out_of_date@N or out_of_date_every, got '" +
                    std::string{text} + "'"};
     };
     if (text == "out_of_date_every") return {out_of_date_every, 0};
@@ -81,7 +74,6 @@ struct Fault {
     const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), f.frame);
     if (ec != std::errc{} || end != number.data() + number.size() || f.frame < 0) throw bad();
     return f;
-#endif
   }
   /// True when `kind` is due at frame `n`.
   bool hits(Kind k, std::int64_t n) const {
@@ -133,7 +125,7 @@ struct Renderer::Impl {
   std::uint64_t frames_drawn = 0;        ///< draw() calls so far: the serial of the next frame
   std::vector<GpuTime> gpu_times;        ///< read, not yet taken
 
-  Fault fault;                  ///< FP_FAULT, read once at creation
+  Fault fault;                  ///< RendererConfig::fault, parsed at creation
   std::int64_t frames_begun = 0;  ///< begin_frame() calls that returned true
 
   struct LastFrame {
@@ -195,14 +187,12 @@ void Renderer::Impl::init(const RendererConfig& cfg, GLFWwindow* win) {
   if (cfg.headless && (cfg.width == 0 || cfg.height == 0))
     throw Error{"Renderer::create: headless size must be non-zero"};
   config.frames_in_flight = std::clamp(cfg.frames_in_flight, 1u, 4u);
-  fault = Fault::from_env();
-#ifdef FRAMEPACER_FAULT_INJECTION
+  fault = Fault::parse(cfg.fault);
   if (fault.kind != Fault::none) {
     if (!window && fault.kind != Fault::device_lost)
-      throw Error{"FP_FAULT: surface_lost and out_of_date need a window (only device_lost works headless)"};
-    logger()->warn("renderer: FP_FAULT={} (test-only fault injection)", std::getenv("FP_FAULT"));
+      throw Error{"fault injection: surface_lost and out_of_date need a window (only device_lost works headless)"};
+    logger()->warn("renderer: fault injection {} armed (test only)", cfg.fault);
   }
-#endif
 
   ctx.init({cfg.validation, cfg.gpu_index, window});
   VkDevice device = ctx.device;
@@ -362,7 +352,7 @@ bool Renderer::Impl::begin_frame() {
     throw Error{phase == Phase::acquired ? "begin_frame: the previous frame was not drawn"
                                          : "begin_frame: the previous frame was not presented"};
   FrameSlot& s = slots[slot];
-  // FP_FAULT=device_lost@N: the wait for frame N's slot reports a lost device.
+  // Fault injection, device_lost@N: the wait for frame N's slot reports a lost device.
   check(fault.hits(Fault::device_lost, frames_begun) ? VK_ERROR_DEVICE_LOST
                                                      : vkWaitForFences(ctx.device, 1, &s.in_flight, VK_TRUE, UINT64_MAX),
         "vkWaitForFences");
@@ -402,7 +392,7 @@ bool Renderer::Impl::begin_frame() {
   }
 
   std::uint32_t index = 0;
-  // FP_FAULT=surface_lost@N: frame N's acquire reports a lost surface (nothing acquired).
+  // Fault injection, surface_lost@N: frame N's acquire reports a lost surface (nothing acquired).
   const VkResult r = fault.hits(Fault::surface_lost, frames_begun)
                          ? VK_ERROR_SURFACE_LOST_KHR
                          : vkAcquireNextImageKHR(ctx.device, swapchain.handle, UINT64_MAX, s.image_available,
@@ -543,7 +533,7 @@ std::uint64_t Renderer::Impl::present() {
   info.pSwapchains = &swapchain.handle;
   info.pImageIndices = &image;
   VkResult r = vkQueuePresentKHR(ctx.queue, &info);
-  // FP_FAULT=out_of_date@N / out_of_date_every: frame N's (every frame's) present, made,
+  // Fault injection, out_of_date@N / out_of_date_every: frame N's (every frame's) present, made,
   // reports an out-of-date swapchain, as a resize does: the image was released and the
   // semaphore waited on, exactly as the real error leaves them.
   const std::int64_t frame = frames_begun - 1;

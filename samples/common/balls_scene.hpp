@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -206,6 +207,10 @@ inline int run_balls_sample(int argc, char** argv, const char* name, const char*
     return 2;
   }
   options.load_description = "render " + render_spec + "; update " + update_spec + "; gpu " + gpu_spec;
+  // Test only: FP_FAULT=device_lost@N|surface_lost@N|out_of_date@N|out_of_date_every has the
+  // renderer report that driver error (renderer/README.md, "Fault injection"). The samples
+  // read it; the libraries read no environment variable.
+  if (const char* fault = std::getenv("FP_FAULT")) options.renderer_fault = fault;
   scene.seed = options.seed;
   BallsScene balls{scene};
   return engine::run_app(options, balls, name);

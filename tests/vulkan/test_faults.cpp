@@ -1,5 +1,5 @@
-// GPU and window faults (issue 10): FP_FAULT (renderer/README.md, test only) makes the
-// renderer report a lost device, a lost surface or an out-of-date swapchain at a given
+// GPU and window faults (issue 10): FP_FAULT, read by the samples into the renderer's
+// RendererConfig::fault (renderer/README.md, test only), makes the renderer report a lost device, a lost surface or an out-of-date swapchain at a given
 // frame as if the driver had. A lost device or surface ends the sample with exit 1, one
 // line on stderr naming the VkResult, and the log flushed (every frame before the fault
 // in it, the sidecar written); an out-of-date swapchain at every frame is survived.
@@ -106,7 +106,7 @@ TEST(VulkanFaults, AMalformedFaultIsARuntimeErrorOnOneLine) {
   const FaultRun r = run_faulted("fault_bad", "device_lost@soon", "--headless --frames 3");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err,
-            "bouncing_balls: FP_FAULT: expected device_lost@N, surface_lost@N, out_of_date@N or out_of_date_every, got "
+            "bouncing_balls: fault injection: expected device_lost@N, surface_lost@N, out_of_date@N or out_of_date_every, got "
             "'device_lost@soon'\n");
   const FaultRun h = run_faulted("fault_headless_surface", "surface_lost@3", "--headless --frames 10");
   EXPECT_EQ(h.exit_code, 1);

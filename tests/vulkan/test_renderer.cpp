@@ -5,6 +5,7 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -44,6 +45,46 @@ TEST(Renderer, ASecondWhileOneLivesIsRefusedAndTheFirstDrawsOn) {
   first.reset();
   auto next = renderer::Renderer::create(config, nullptr);
   EXPECT_NE(next, nullptr);
+}
+
+// RendererConfig::fault, in process: frame 2's fence wait reports a lost device; a malformed
+// value is refused at create. The library itself reads no FP_FAULT (the samples do): with the
+// variable set and the config empty, nothing is armed.
+TEST(Renderer, AFaultFromItsConfigIsReportedAtItsFrameAndTheEnvironmentArmsNone) {
+  renderer::RendererConfig config = headless_64();
+  config.fault = "device_lost@2";
+  {
+    auto gpu = renderer::Renderer::create(config, nullptr);
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_TRUE(gpu->begin_frame());
+      gpu->draw({}, 0x202020ffu);
+      gpu->present();
+    }
+    try {
+      (void)gpu->begin_frame();
+      ADD_FAILURE() << "frame 2 began although its fault was armed";
+    } catch (const renderer::Error& e) {
+      EXPECT_NE(std::string{e.what()}.find("VK_ERROR_DEVICE_LOST"), std::string::npos) << e.what();
+    }
+  }
+  config.fault = "device_lost@soon";
+  try {
+    auto bad = renderer::Renderer::create(config, nullptr);
+    ADD_FAILURE() << "a malformed fault was accepted";
+  } catch (const renderer::Error& e) {
+    EXPECT_NE(std::string{e.what()}.find("got 'device_lost@soon'"), std::string::npos) << e.what();
+  }
+  config.fault.clear();
+  ::setenv("FP_FAULT", "device_lost@0", 1);
+  {
+    auto gpu = renderer::Renderer::create(config, nullptr);
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_TRUE(gpu->begin_frame());
+      gpu->draw({}, 0x202020ffu);
+      gpu->present();
+    }
+  }
+  ::unsetenv("FP_FAULT");
 }
 
 // A host that hands the engine its logger after the engine made its own "framepacer" one

@@ -47,6 +47,9 @@ struct Options {
   double refresh_hz = -1;           ///< --refresh-hz HZ: the display's rate for whole-period intervals (0: none; default: the monitor's with fifo)
   std::int64_t resize_at = -1;      ///< --resize-at N: halve the window at frame N, restore at 2N (tests)
   std::string load_description;     ///< set by the sample: its load specs, for the run metadata
+  /// Test only: renderer::RendererConfig::fault for run_app's renderer (a driver error
+  /// reported at a frame, renderer/README.md); no flag sets it: the samples read FP_FAULT.
+  std::string renderer_fault;
   pacer::PolicyConfig pacing;       ///< --step-ms, --interval-ms, --max-steps, --debt, --no-shrink, --pipeline-frames, --even-cadence
 };
 

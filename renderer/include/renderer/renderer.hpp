@@ -88,6 +88,12 @@ struct RendererConfig {
   /// drawn under the circles), and once more per circle covering it. Colours do not change.
   std::uint32_t gpu_load = 0;
   std::uint32_t frames_in_flight = 2;  ///< CPU may record this many frames ahead of the GPU (1..4)
+  /// Test only: the frame cycle reports a driver error as if the driver had returned it, for
+  /// a host's tests of its failure paths: "device_lost@N", "surface_lost@N", "out_of_date@N"
+  /// (N: the frames drawn before it) or "out_of_date_every"; empty: none (renderer/README.md,
+  /// "Fault injection"). create() throws for a malformed value. The renderer reads no
+  /// environment variable: the samples set this from FP_FAULT.
+  std::string fault{};
 };
 
 /// What the last begin_frame() found.
