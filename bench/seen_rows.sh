@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The sums a tuning choice is made on (docs/results.md, issue 11's parts): rows meeting all
 # five criteria over seeds 7 and 1-4, per set and in all, on the tuning half of traces/ and
-# on fresh sets A-R (traces/fresh, traces/fresh-b ... traces/fresh-r), and the rows at seed 7
-# whose p99 animation error is below both peers'. Each set runs build/bench/compare once,
+# on every set already looked at (fresh sets A-Z, traces/fresh ... traces/fresh-z, and the
+# probes, traces/probe-*), and the rows at seed 7 whose p99 animation error is below both
+# peers'. Each set runs build/bench/compare once,
 # two at a time, with the --adaptive knobs given here.
 #
 # Usage: bench/seen_rows.sh [--out DIR] [--adaptive NAME=VALUE ...]
 #   --out DIR: each run's log and page there (default out/seen_rows)
-#   FP_SETS: the folders under traces/ to sum besides the tuning half (default fresh, fresh-b
-#   ... fresh-r); COMPARE: the binary (default build/bench/compare, built if missing).
+#   FP_SETS: the folders under traces/ to sum besides the tuning half (default: every
+#   traces/fresh* and traces/probe* folder; until issue 11's forty-fourth part it was fresh,
+#   fresh-b ... fresh-r, and the parts since 22 pass their own lists); COMPARE: the binary
+#   (default build/bench/compare, built if missing).
 # Prints a line per set, then the totals. Exit 0 when every run succeeds; 2 on a usage error;
 # 1 otherwise.
 set -euo pipefail
@@ -28,7 +31,7 @@ while [ $# -gt 0 ]; do
     *) echo "seen_rows.sh: unknown argument '$1' (usage: bench/seen_rows.sh [--out DIR] [--adaptive NAME=VALUE ...])" >&2; exit 2 ;;
   esac
 done
-sets=${FP_SETS:-"fresh fresh-b fresh-c fresh-d fresh-e fresh-f fresh-g fresh-h fresh-i fresh-j fresh-k fresh-l fresh-m fresh-n fresh-o fresh-p fresh-q fresh-r"}
+sets=${FP_SETS:-$(cd traces && ls -d fresh* probe-* | tr '\n' ' ')}
 compare=${COMPARE:-build/bench/compare}
 if [ ! -x "$compare" ]; then
   cmake -S . -B build >/dev/null

@@ -245,7 +245,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
   if (!one_run.held()) {
     std::fprintf(stderr, "%.*s: engine::run_app is already running in this process (one at a time)\n",
                  static_cast<int>(app_name.size()), app_name.data());
-    return 1;
+    return 2;  // a usage error found before the run, as an output two flags both name
   }
   // The engine logs through its own logger; spdlog's default logger and pattern stay the host's.
   const std::shared_ptr<spdlog::logger> lg = logger();

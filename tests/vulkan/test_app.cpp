@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -67,24 +68,36 @@ TEST(RunApp, ASecondCallWhileOneRunsIsRefusedAndTheFirstRunsOn) {
 
   HeldScene held;
   int first_code = -1;
-  std::thread first{[&] { first_code = engine::run_app(headless_run(first_log), held, "first"); }};
-  for (int i = 0; i < 60000 && !held.rendering; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::atomic<bool> first_done{false};
+  std::jthread first{[&] {
+    first_code = engine::run_app(headless_run(first_log), held, "first");
+    first_done = true;
+  }};
+  for (int i = 0; i < 60000 && !held.rendering && !first_done; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   if (!held.rendering) {  // the thread must end before the test does, whatever failed
     held.release = true;
     first.join();
+    std::filesystem::remove_all(dir);
     FAIL() << "the first run never rendered (exit " << first_code << ")";
   }
 
+  // The first run's SIGINT handler is installed now; the refused call must leave it so.
+  struct sigaction before {}, after {};
+  sigaction(SIGINT, nullptr, &before);
   CountingScene untouched;
   testing::internal::CaptureStderr();
   const int second_code = engine::run_app(headless_run(second_log), untouched, "second");
   const std::string err = testing::internal::GetCapturedStderr();
+  sigaction(SIGINT, nullptr, &after);
   held.release = true;
   first.join();
 
-  EXPECT_EQ(second_code, 1);
+  EXPECT_EQ(second_code, 2);
   EXPECT_EQ(err, "second: engine::run_app is already running in this process (one at a time)\n");
   EXPECT_EQ(untouched.calls, 0);
+  EXPECT_NE(before.sa_handler, SIG_DFL) << "the first run had no handler of its own";
+  EXPECT_EQ(after.sa_handler, before.sa_handler) << "the refused call changed the SIGINT handler";
   for (const auto& entry : std::filesystem::directory_iterator{dir})  // no log, no sidecar
     EXPECT_EQ(entry.path().filename().string().rfind("second", 0), std::string::npos) << entry.path();
   EXPECT_EQ(first_code, 0);

@@ -17,14 +17,15 @@
 // logger or global pattern. A game with its own renderer drives engine::Loop itself
 // (docs/host-loop.md, samples/own_renderer).
 // Exit codes: 0 success, 1 runtime failure (no Vulkan, no device, no display, a log that
-// cannot be written, validation errors), with a one-line reason; logs are flushed.
+// cannot be written, validation errors), 2 a usage error found before the run (two outputs
+// naming one file, a second run_app at once), each with a one-line reason; logs are flushed.
 // SIGINT / SIGTERM end the run at the next frame boundary: the log holds every whole frame,
 // the sidecar is written, the trace closed, one line on stderr ("NAME: interrupted (SIGINT):
 // N frames logged"), exit 130 / 143. A second signal exits at once. The handlers are
 // installed for the call and the ones before put back when it returns, so one run_app at a
-// time per process: a call while another runs (on another thread) returns 1 at once with one
-// line ("NAME: engine::run_app is already running in this process (one at a time)"),
-// touching no handler and no output.
+// time per process: a call while another runs (on another thread) returns 2 (a usage error,
+// as a bad flag) at once with one line ("NAME: engine::run_app is already running in this
+// process (one at a time)"), touching no handler and no output.
 #pragma once
 
 #include <string_view>
