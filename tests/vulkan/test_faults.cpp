@@ -1,8 +1,9 @@
 // GPU and window faults (issue 10): FP_FAULT, read by the samples into the renderer's
-// RendererConfig::fault (renderer/README.md, test only), makes the renderer report a lost device, a lost surface or an out-of-date swapchain at a given
-// frame as if the driver had. A lost device or surface ends the sample with exit 1, one
-// line on stderr naming the VkResult, and the log flushed (every frame before the fault
-// in it, the sidecar written); an out-of-date swapchain at every frame is survived.
+// RendererConfig::fault (renderer/README.md, test only), makes the renderer report a lost
+// device, a lost surface or an out-of-date swapchain at a given frame as if the driver had.
+// A lost device or surface ends the sample with exit 1, one line on stderr naming the
+// VkResult, and the log flushed (every frame before the fault in it, the sidecar written);
+// an out-of-date swapchain at every frame is survived.
 #include <gtest/gtest.h>
 
 #include <cstdio>
