@@ -464,11 +464,17 @@ int interrupt_sample(const std::string& args, const std::string& log, const std:
     if (!ec && size > min_size) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  kill(pid, sig);
   if (twice) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // The log grows when a frame has been presented (the flush), just before the loop's
+    // frame boundary (its wait, then the poll that ends the run): a first signal sent at once
+    // could land there and end the run before the second came (seen once under ASan on a
+    // loaded machine: "interrupted (SIGINT): 3 frames logged"). So both land well inside the
+    // next frame's render instead: 300 ms and 500 ms into its 1.5 s.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     kill(pid, sig);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
+  kill(pid, sig);
   int status = 0;
   // Bounded wait for the exit: the run stops at the next frame boundary.
   for (int i = 0; i < 600; ++i) {
