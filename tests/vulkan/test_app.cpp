@@ -8,13 +8,13 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <thread>
 
 #include <unistd.h>
 
 #include "engine/app.hpp"
+#include "files.hpp"
 
 namespace {
 
@@ -50,13 +50,6 @@ engine::Options headless_run(const std::filesystem::path& log) {
   o.quiet = true;
   o.log_path = log.string();
   return o;
-}
-
-std::size_t lines_of(const std::filesystem::path& p) {
-  std::ifstream in{p};
-  std::size_t n = 0;
-  for (std::string line; std::getline(in, line);) ++n;
-  return n;
 }
 
 }  // namespace
@@ -102,7 +95,7 @@ TEST(RunApp, ASecondCallWhileOneRunsIsRefusedAndTheFirstRunsOn) {
     EXPECT_EQ(entry.path().filename().string().rfind("second", 0), std::string::npos) << entry.path();
   EXPECT_EQ(first_code, 0);
   EXPECT_EQ(held.renders.load(), 5);
-  EXPECT_GT(lines_of(first_log), 5u);  // a header and the five frames
+  EXPECT_GT(line_count(first_log.string()), 5u);  // a header and the five frames
 
   // Once the first has ended, the next call runs.
   CountingScene next;

@@ -9,9 +9,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
+
+#include "files.hpp"
 
 namespace {
 
@@ -19,13 +20,6 @@ struct FaultRun {
   int exit_code = -1;
   std::string out, err;
 };
-
-std::string slurp(const std::string& path) {
-  std::ifstream in{path};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 /// The sample with FP_FAULT=`fault` and `args`; stdout and stderr apart.
 FaultRun run_faulted(const std::string& name, const std::string& fault, const std::string& args) {

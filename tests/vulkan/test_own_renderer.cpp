@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include "files.hpp"
+
 namespace {
 
 struct Result {
@@ -30,13 +32,6 @@ Result run_own(const std::string& args) {
   return r;
 }
 
-std::size_t lines(const std::string& path) {
-  std::ifstream in{path};
-  std::size_t n = 0;
-  for (std::string line; std::getline(in, line);) ++n;
-  return n;
-}
-
 }  // namespace
 
 TEST(OwnRenderer, RunsWithValidationAndNoMessages) {
@@ -50,7 +45,7 @@ TEST(OwnRenderer, PausesAndScalesTimeUnderValidation) {
   const Result r = run_own("--frames 180 --validation --quiet --pause-at 40 --time-scale 0.5 --policy swappy --log own_run.csv");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("validation: 0 messages"), std::string::npos) << r.output;
-  EXPECT_EQ(lines("own_run.csv"), 181u) << "a header and one row per frame";
+  EXPECT_EQ(line_count("own_run.csv"), 181u) << "a header and one row per frame";
 }
 
 TEST(OwnRenderer, MailboxWithTheDemoKeysOn) {

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "files.hpp"
 #include "spawn.hpp"
 
 namespace {
@@ -271,8 +271,7 @@ TEST(VulkanSample, AFifoRunsLogReplaysWhateverItKnewOfTheRate) {
   const std::string sim = own_file("fifo_replay_sim", ".csv");
   const RunResult r = run("--frames 60 --quiet --present-mode fifo --log " + csv);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  std::ifstream meta{csv.substr(0, csv.size() - 4) + ".meta.json"};
-  const std::string sidecar{std::istreambuf_iterator<char>{meta}, {}};
+  const std::string sidecar = slurp(csv.substr(0, csv.size() - 4) + ".meta.json");
   const auto display = nlohmann::json::parse(sidecar).at("config").at("display").get<std::string>();
   EXPECT_TRUE(display == "fifo" || display.rfind("fifo:", 0) == 0) << display;
   EXPECT_EQ(display.find("inf"), std::string::npos) << display;
@@ -344,13 +343,11 @@ TEST(LoadSweep, WritesTheNativeLogTheTraceAndTheSidecar) {
   EXPECT_EQ(rows[0][20], "present_issued_ms");
   EXPECT_EQ(rows[0][21], "ms_gpu");
   EXPECT_EQ(rows[5][18], "1.000000") << "the sweep starts with 1 ms renders";
-  std::ifstream trace{"sweep.json"};
-  const std::string json{std::istreambuf_iterator<char>{trace}, {}};
+  const std::string json = slurp("sweep.json");
   EXPECT_EQ(json.rfind("{\"displayTimeUnit\"", 0), 0u);
   EXPECT_NE(json.find("\"traceEvents\":["), std::string::npos);
   EXPECT_EQ(json.substr(json.size() - 4), "\n]}\n") << "the trace array is closed";
-  std::ifstream meta{"sweep.meta.json"};
-  const std::string sidecar{std::istreambuf_iterator<char>{meta}, {}};
+  const std::string sidecar = slurp("sweep.meta.json");
   EXPECT_NE(sidecar.find("\"application\": \"load_sweep\""), std::string::npos) << sidecar;
   EXPECT_NE(sidecar.find("\"summary\": {"), std::string::npos);
 }
@@ -361,8 +358,7 @@ TEST(LoadSweep, OffscreenIsShownWhenPresented) {
   // when its present is made; the sidecar names no present mode.
   const std::string cmd = std::string{FP_LOAD_SWEEP} + " --headless --frames 20 --size 160x90 --quiet --log offscreen.csv 2>&1";
   ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0);
-  std::ifstream meta{"offscreen.meta.json"};
-  const std::string sidecar{std::istreambuf_iterator<char>{meta}, {}};
+  const std::string sidecar = slurp("offscreen.meta.json");
   EXPECT_NE(sidecar.find("\"display\": \"offscreen\""), std::string::npos) << sidecar;
   EXPECT_NE(sidecar.find("\"present_mode\": \"none (headless)\""), std::string::npos) << sidecar;
   const auto rows = read_csv("offscreen.csv");
@@ -442,11 +438,6 @@ TEST(VulkanSample, MissingDeviceIsARuntimeErrorNamingTheVkResult) {
 }
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in{path, std::ios::binary};
-  return {std::istreambuf_iterator<char>{in}, {}};
-}
 
 /// Starts the sample with `args` (stdout discarded, stderr to `err`), waits until `log` is
 /// over `min_size` bytes (bounded), sends `sig` (twice, 200 ms apart, when `twice`), and
