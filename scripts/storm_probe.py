@@ -7,6 +7,7 @@ long renders among short ones.
     scripts/storm_probe.py --set c traces/probe-storm-c    (set c: traces/probe-storm-c/README.md)
     scripts/storm_probe.py --set d traces/probe-storm-d    (set d: traces/probe-storm-d/README.md)
     scripts/storm_probe.py --set e traces/probe-storm-e    (set e: traces/probe-storm-e/README.md)
+    scripts/storm_probe.py --set f traces/probe-storm-f    (set f: traces/probe-storm-f/README.md)
 
 Each frame's base render is uniform within +-5% of the base; from the storm's first frame on,
 for its length, each frame (drawn on its own) is long with the set's share, and then takes
@@ -18,6 +19,7 @@ Set b: bases 8, 12 ms; shares 0.25, 0.4; 150 or 600 frames from frame 1500; seed
 Set c: bases 7, 11 ms; shares 0.2, 0.3; 240 or 480 frames from frame 1200; seed 37.
 Set d: bases 9, 13 ms; shares 0.3, 0.45; 120 or 360 frames from frame 1000; seed 53.
 Set e: bases 8, 15 ms; shares 0.25, 0.5; 200 or 500 frames from frame 700; seed 71.
+Set f: bases 11, 16 ms; shares 0.3, 0.4; 180 or 420 frames from frame 800; seed 97.
 """
 import argparse
 import pathlib
@@ -32,6 +34,7 @@ SETS = {
     "c": {"seed": 37, "bases": (7, 11), "shares": (0.2, 0.3), "lengths": (240, 480), "start": 1200},
     "d": {"seed": 53, "bases": (9, 13), "shares": (0.3, 0.45), "lengths": (120, 360), "start": 1000},
     "e": {"seed": 71, "bases": (8, 15), "shares": (0.25, 0.5), "lengths": (200, 500), "start": 700},
+    "f": {"seed": 97, "bases": (11, 16), "shares": (0.3, 0.4), "lengths": (180, 420), "start": 800},
 }
 
 
