@@ -711,7 +711,7 @@ TEST(StateMachine, RecurringLateFramesAreCaughtUpBeforeTheirLagsPileUp) {
     const Traced t = run_tweaked([paced](AdaptiveConfig& c) {
       c.catch_up_paced = paced;
       c.stall_catch_up_frames = 0;  // the pace, not the stall rule (which catches a 120 ms hitch up in 3 frames)
-      c.pile_catch_up_lag = 0_ms;   // nor the pile rule (which catches it up within 1 s past 750 ms)
+      c.pile_catch_up_lag = 0_ms;   // nor the pile rule (which catches it up within 2 s past 750 ms)
     }, load);
     return dropped_in(t.run, from);
   };

@@ -302,8 +302,8 @@ struct AdaptiveConfig {
   /// ms: 385, 397 and 390), changing no row of the tuning half or sets A-W nor of
   /// traces/probe-level, and confirmed on storm probe C (66 -> 92) and fresh set X (95 -> 95),
   /// both written down before they existed (docs/results.md, issue 11's thirty-third part).
-  /// Within 2 s since the forty-fifth part (was 1 s: each frame's step, 10 ms a frame at
-  /// 100 Hz for a second's lag, lands among the storm's late frames and raises the p99): on
+  /// Within 2 s since the forty-fifth part (was 1 s: each frame's step, 12.5-17 ms a frame
+  /// at 60 Hz, lands among the storm's late frames and raises the p99): on
   /// the seen sets 19710 -> 19715 rows over five seeds, all on the storm probes and mixed
   /// (probe-storm 444 -> 445, -b 145 -> 140, -c 96 -> 110, -d 161 -> 156), confirmed on storm
   /// probe F, written down before it existed (108 -> 113). The held-out half: 1098 -> 1097
