@@ -52,3 +52,30 @@ TEST(Log, TheRenderersLoggerIsNeverNullAfterSpdlogIsShutDown) {
   spdlog::set_default_logger(default_before);
   EXPECT_EQ(renderer::logger(), own);
 }
+
+TEST(Log, AHostThatDropsOrReplacesFramepacerLeavesTheEngineAndTheRendererTogether) {
+  // The renderer looks "framepacer" up in spdlog's registry on each message; the engine kept
+  // the logger it first found, so a host's spdlog::drop("framepacer") left the renderer on
+  // spdlog's default logger and the engine on its own.
+  const auto own = engine::logger();
+  spdlog::drop("framepacer");
+  EXPECT_EQ(engine::logger(), own);  // registered again...
+  EXPECT_EQ(spdlog::get("framepacer"), own);
+  EXPECT_EQ(renderer::logger(), own);  // ...so the renderer finds it too
+
+  // A host's own logger registered under the name is the one for both.
+  std::ostringstream text;
+  auto mine = std::make_shared<spdlog::logger>("framepacer", std::make_shared<spdlog::sinks::ostream_sink_mt>(text));
+  spdlog::drop("framepacer");
+  spdlog::register_logger(mine);
+  EXPECT_EQ(engine::logger(), mine);
+  EXPECT_EQ(renderer::logger(), mine);
+  engine::logger()->info("engine line");
+  renderer::logger()->info("renderer line");
+  EXPECT_NE(text.str().find("engine line"), std::string::npos);
+  EXPECT_NE(text.str().find("renderer line"), std::string::npos);
+
+  spdlog::drop("framepacer");  // as before, for the tests after this one in this process
+  spdlog::register_logger(own);
+  EXPECT_EQ(engine::logger(), own);
+}
