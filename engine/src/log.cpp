@@ -20,8 +20,8 @@ std::shared_ptr<spdlog::logger> logger() {
   if (g_host) return g_host;
   // The engine's own is "framepacer" in spdlog's registry, where the renderer looks it up too,
   // so the registry is read on each call: a logger registered under that name is the one (a
-  // host's replacement too), and when a host dropped it (spdlog::drop, drop_all) the engine's
-  // is registered again, so the engine and the renderer go on writing to the same logger.
+  // host's replacement too), and when a host dropped it (spdlog::drop, drop_all) the one last
+  // used is registered again, so the engine and the renderer go on writing to the same logger.
   if (auto named = spdlog::get("framepacer")) {
     g_own = std::move(named);
     return g_own;

@@ -4,7 +4,6 @@
 #include <sys/wait.h>
 
 #include <cstdio>
-#include <fstream>
 #include <string>
 
 #include "files.hpp"

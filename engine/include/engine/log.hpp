@@ -19,8 +19,9 @@ namespace engine {
 
 /// The logger the engine writes to: the host's (set_logger), else spdlog::get("framepacer"),
 /// else a new "framepacer" logger on stdout with the pattern "[%H:%M:%S.%e] [%l] %v". When a
-/// host drops "framepacer" from spdlog's registry (spdlog::drop, drop_all) the engine's own is
-/// registered again at its next call, so the renderer, which looks the name up, finds it too.
+/// host drops "framepacer" from spdlog's registry (spdlog::drop, drop_all), the "framepacer"
+/// logger the engine last wrote through is registered again at its next call, so the renderer,
+/// which looks the name up, finds it too.
 std::shared_ptr<spdlog::logger> logger();
 /// Log through `host` from now on (nullptr: the engine's own "framepacer" logger again), the
 /// renderer's messages too (renderer::set_logger).
