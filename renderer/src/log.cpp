@@ -9,17 +9,23 @@ namespace renderer {
 namespace {
 std::mutex g_mutex;
 std::shared_ptr<spdlog::logger> g_logger;  // the host's, or null: look it up on each call
+std::shared_ptr<spdlog::logger> g_named;   // the "framepacer" logger last found in the registry
 }  // namespace
 
 std::shared_ptr<spdlog::logger> logger() {
-  {
-    const std::lock_guard lock{g_mutex};
-    if (g_logger) return g_logger;
+  const std::lock_guard lock{g_mutex};
+  if (g_logger) return g_logger;
+  if (auto named = spdlog::get("framepacer")) {
+    g_named = named;
+    return named;
   }
-  if (auto engine = spdlog::get("framepacer")) return engine;
+  // Dropped from the registry since (a host's spdlog::drop or drop_all): the one last found,
+  // which is the engine's too (it registers it again at its next message), not spdlog's default.
+  if (g_named) return g_named;
   if (auto fallback = spdlog::default_logger()) return fallback;
-  // spdlog shut down (spdlog::shutdown, drop_all) before the renderer ends: a logger with no
-  // sinks, so a late message (a validation report at teardown) goes nowhere instead of crashing.
+  // spdlog shut down (spdlog::shutdown, drop_all) before the renderer ends, and no "framepacer"
+  // logger found before: a logger with no sinks, so a late message (a validation report at
+  // teardown) goes nowhere instead of crashing.
   static const auto silent = std::make_shared<spdlog::logger>("framepacer_renderer_silent");
   return silent;
 }

@@ -22,6 +22,11 @@ renderer::set_logger(nullptr);                           // "framepacer" again, 
   if (spdlog::get("framepacer") || renderer::logger() != spdlog::default_logger()) return 1;
   renderer::set_logger(spdlog::get("my_game"));
   if (renderer::logger() != spdlog::get("my_game")) return 1;
+  // spdlog shut down before a late message, with no "framepacer" logger ever found: one with
+  // no sinks, never null.
+  renderer::set_logger(nullptr);
+  spdlog::drop_all();
+  if (renderer::logger() == nullptr || !renderer::logger()->sinks().empty()) return 1;
   std::printf("the renderer logged through \"my_game\", then through spdlog's default logger\n");
   return 0;
 }

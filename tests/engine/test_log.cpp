@@ -39,15 +39,23 @@ TEST(Log, TheRendererAloneCanBeGivenALogger) {
 
 TEST(Log, TheRenderersLoggerIsNeverNullAfterSpdlogIsShutDown) {
   // A host that ends spdlog (drop_all, shutdown) before the renderer's last message, a
-  // validation report at teardown say: that message goes nowhere rather than through null.
+  // validation report at teardown say: that message goes to the "framepacer" logger the
+  // renderer last found, the engine's, rather than through null. (A renderer that never found
+  // one goes to a logger with no sinks: tests/docs/example_renderer_log_hpp.cpp.)
   const auto own = engine::logger();
+  ASSERT_EQ(renderer::logger(), own);
   const auto default_before = spdlog::default_logger();
   spdlog::drop_all();  // the registry emptied and the default logger reset, as shutdown does
   ASSERT_EQ(spdlog::get("framepacer"), nullptr);
+  ASSERT_EQ(spdlog::default_logger(), nullptr);
   const auto fallback = renderer::logger();
   ASSERT_NE(fallback, nullptr);
-  fallback->error("vulkan: a late validation message");  // no sink: nothing happens
-  EXPECT_TRUE(fallback->sinks().empty());
+  EXPECT_EQ(fallback, own);
+  std::ostringstream text;
+  own->sinks().push_back(std::make_shared<spdlog::sinks::ostream_sink_mt>(text));
+  fallback->error("vulkan: a late validation message");
+  own->sinks().pop_back();
+  EXPECT_NE(text.str().find("a late validation message"), std::string::npos);
   spdlog::register_logger(own);  // as before, for the tests after this one in this process
   spdlog::set_default_logger(default_before);
   EXPECT_EQ(renderer::logger(), own);
@@ -58,7 +66,11 @@ TEST(Log, AHostThatDropsOrReplacesFramepacerLeavesTheEngineAndTheRendererTogethe
   // the logger it first found, so a host's spdlog::drop("framepacer") left the renderer on
   // spdlog's default logger and the engine on its own.
   const auto own = engine::logger();
+  EXPECT_EQ(renderer::logger(), own);
   spdlog::drop("framepacer");
+  // Before the engine's next message the renderer stays on the logger it last found there
+  // (it went to spdlog's default logger until then).
+  EXPECT_EQ(renderer::logger(), own);
   EXPECT_EQ(engine::logger(), own);  // registered again...
   EXPECT_EQ(spdlog::get("framepacer"), own);
   EXPECT_EQ(renderer::logger(), own);  // ...so the renderer finds it too
