@@ -19,8 +19,9 @@ std::shared_ptr<spdlog::logger> logger() {
     g_named = named;
     return named;
   }
-  // Dropped from the registry since (a host's spdlog::drop or drop_all): the one last found,
-  // which is the engine's too (it registers it again at its next message), not spdlog's default.
+  // Dropped from the registry since (a host's spdlog::drop, drop_all or shutdown): the one last
+  // found, not spdlog's default. Where the engine runs it is the engine's, which the engine
+  // registers again at its next message; a host's own stays in use (it keeps its sinks).
   if (g_named) return g_named;
   if (auto fallback = spdlog::default_logger()) return fallback;
   // spdlog shut down (spdlog::shutdown, drop_all) before the renderer ends, and no "framepacer"

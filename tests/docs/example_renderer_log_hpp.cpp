@@ -3,7 +3,8 @@
 // run: yes
 // The usage example of renderer/log.hpp, word for word between the two marks: the renderer
 // logs through the game's "my_game" logger once given it, and through spdlog's default
-// logger again after nullptr (no "framepacer" logger is registered in this program).
+// logger again after nullptr (no "framepacer" logger is registered in this program); with
+// spdlog shut down then, through a logger with no sinks, never null.
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -27,6 +28,7 @@ renderer::set_logger(nullptr);                           // "framepacer" again, 
   renderer::set_logger(nullptr);
   spdlog::drop_all();
   if (renderer::logger() == nullptr || !renderer::logger()->sinks().empty()) return 1;
-  std::printf("the renderer logged through \"my_game\", then through spdlog's default logger\n");
+  std::printf("the renderer logged through \"my_game\", then through spdlog's default logger, then "
+              "(spdlog shut down) through one with no sinks\n");
   return 0;
 }

@@ -37,7 +37,7 @@ TEST(Log, TheRendererAloneCanBeGivenALogger) {
   EXPECT_EQ(renderer::logger(), spdlog::get("framepacer"));
 }
 
-TEST(Log, TheRenderersLoggerIsNeverNullAfterSpdlogIsShutDown) {
+TEST(Log, AfterSpdlogIsShutDownTheRendererWritesToTheLastFramepacerLoggerFound) {
   // A host that ends spdlog (drop_all, shutdown) before the renderer's last message, a
   // validation report at teardown say: that message goes to the "framepacer" logger the
   // renderer last found, the engine's, rather than through null. (A renderer that never found
@@ -69,7 +69,7 @@ TEST(Log, AHostThatDropsOrReplacesFramepacerLeavesTheEngineAndTheRendererTogethe
   EXPECT_EQ(renderer::logger(), own);
   spdlog::drop("framepacer");
   // Before the engine's next message the renderer stays on the logger it last found there
-  // (it went to spdlog's default logger until then).
+  // (until commit 611e3e6 it went to spdlog's default logger until then).
   EXPECT_EQ(renderer::logger(), own);
   EXPECT_EQ(engine::logger(), own);  // registered again...
   EXPECT_EQ(spdlog::get("framepacer"), own);
