@@ -366,6 +366,9 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_noise_sigmas") c.vrr_noise_sigmas = v;
   else if (name == "vrr_median_error") c.vrr_median_error = v;
   else if (name == "vrr_hold_bank") c.vrr_hold_bank = v;
+  else if (name == "vrr_predict_gain") c.vrr_predict_gain = v;
+  else if (name == "vrr_predict_window") c.vrr_predict_window = static_cast<int>(v);
+  else if (name == "vrr_predict_clamp") c.vrr_predict_clamp = v;
   else if (name == "vrr_lfc_follow") c.vrr_lfc_follow = v;
   else if (name == "vrr_catch_up") c.vrr_catch_up = v;
   else if (name == "vrr_lead_percentile") c.vrr_lead_percentile = v;

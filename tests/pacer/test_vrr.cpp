@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "pacer/adaptive.hpp"
@@ -341,9 +342,14 @@ TEST(Vrr, ConfigIsValidated) {
   rejects(&AdaptiveConfig::vrr_noise_sigmas, -0.5, 11);
   rejects(&AdaptiveConfig::vrr_median_error, 0.9, 3.5);
   rejects(&AdaptiveConfig::vrr_hold_bank, -1, 20000);
+  rejects(&AdaptiveConfig::vrr_predict_gain, -0.1, 2.5);
+  rejects(&AdaptiveConfig::vrr_predict_clamp, -0.1, 1.5);
   rejects(&AdaptiveConfig::vrr_refollow_share, 0.0, 1.5);
   c = AdaptiveConfig{};
   c.vrr_refollow_frames = -1;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c = AdaptiveConfig{};
+  c.vrr_predict_window = 15;
   EXPECT_THROW(validate(c), std::invalid_argument);
   c = AdaptiveConfig{};
   c.catch_up_p99_window = 99;  // its p99 would be its largest
@@ -467,6 +473,7 @@ TEST(Vrr, AWidenCountsTheUpdatesTheWiderIntervalBrings) {
   // settles at 27.28 a window later. Counting the updates (widen_counts_updates), the one
   // widen goes to 27.27 ms (25 + 0.1 x (27.27 + 5 - 9.56), the update rate 0.1), where
   // follow_cost settles too, and the four frames before it are the only late ones.
+  // (vrr_predict_gain off for these; with it on, below.)
   std::vector<Nanos> load(1200, 8_ms);
   std::fill(load.begin() + 600, load.end(), 24_ms);
   FixedStepConfig sim = step_5();
@@ -477,9 +484,10 @@ TEST(Vrr, AWidenCountsTheUpdatesTheWiderIntervalBrings) {
     Nanos settled;          // the interval 600 frames after it (follow_cost's)
     std::size_t late = 0;   // frames from 600 on shown over 1 ms after their planned present
   };
-  const auto over = [&](bool counts) {
+  const auto over = [&](bool counts, double predict = 0.0) {
     AdaptiveConfig cfg = config_for(vrr_48_144());
     cfg.widen_counts_updates = counts;
+    cfg.vrr_predict_gain = predict;
     AdaptivePolicy p{cfg, sim};
     const Traced t = run(p, vrr_48_144(), load);
     Seen s{*std::find_if(t.intervals.begin() + 600, t.intervals.end(), [](Nanos i) { return i > 20_ms; }),
@@ -501,6 +509,16 @@ TEST(Vrr, AWidenCountsTheUpdatesTheWiderIntervalBrings) {
   // Where follow_cost settles, with or without: the widen went straight there.
   EXPECT_NEAR(static_cast<double>(counted.first.count()), static_cast<double>(plain.settled.count()), 100e3);
   EXPECT_NEAR(static_cast<double>(counted.settled.count()), static_cast<double>(plain.settled.count()), 100e3);
+  // The above with vrr_predict_gain off, to see this rule alone. With the default on, the
+  // change itself reads as "a long render is followed by another" (its renders are far over
+  // the window's mean and follow each other), so the plan moves up by up to a quarter for
+  // the next frames: they are planned later, the interval goes to 34.24 ms within 100 frames
+  // of the change, and settles at 27.45 (measured); no more frames are late.
+  const Seen predicted = over(true, AdaptiveConfig{}.vrr_predict_gain);
+  EXPECT_EQ(predicted.first, counted.first);
+  EXPECT_LT(predicted.widest, 35_ms);
+  EXPECT_LE(predicted.late, counted.late);
+  EXPECT_NEAR(static_cast<double>(predicted.settled.count()), static_cast<double>(counted.settled.count()), 200e3);
 }
 
 TEST(Vrr, TheIntervalFollowsTheMeanCostSoRoutineVariationIsNoOverload) {
@@ -602,6 +620,48 @@ TEST(Vrr, TheHoldBankSavesInCalmStretchesForNoisyOnes) {
   EXPECT_LT(late_on, late_off * 9 / 10);
   EXPECT_GT(gap_on, gap_off) << "the holds cost some rate";
   EXPECT_LT(gap_on, gap_off * 1.03) << "no more than the budget's share of it";
+}
+
+TEST(Vrr, ThePlanFollowsWhatTheLastRenderSaysOfTheNext) {
+  // Renders where one says something of the next, and renders where it says nothing
+  // (bench/compare's draws at seed 7, u in [-0.5, 0.5)), 3600 frames on the precise waiter,
+  // with vrr_predict_gain 0 and the default 0.5, p99 |animation error| from frame 300 and the
+  // mean frame interval (measured):
+  // - made up: a long render followed by a short one, 8 + 4 u_i - 2.4 u_i-1 ms (lag-1
+  //   correlation about -0.44, as a frame limiter making up its time): 2.224 -> 1.978 ms,
+  //   9.722 -> 9.706 ms a frame;
+  // - drifting: 9 ms + y_i, y_i = 0.7 y_i-1 + 4 u_i (correlation 0.7): 2.677 -> 2.231 ms,
+  //   11.919 -> 11.905 ms a frame;
+  // - independent: 8 + 4 u_i ms: 1.561 -> 1.586 ms, 9.780 -> 9.789 ms a frame.
+  // The plan moves towards what the last render says of the next, so fewer frames run over it
+  // by much, at no cost in rate; where renders are independent it hardly moves.
+  const std::size_t frames = 3600;
+  std::vector<Nanos> made_up(frames), drifting(frames), independent(frames);
+  double y = 0;
+  for (std::size_t i = 0; i < frames; ++i) {
+    const auto f = static_cast<std::int64_t>(i);
+    const double u = draw(f) - 0.5;
+    const double before = i > 0 ? draw(f - 1) - 0.5 : 0.0;
+    made_up[i] = from_ms(8.0 + 4.0 * u - 2.4 * before);
+    y = 0.7 * y + 4.0 * u;
+    drifting[i] = from_ms(9.0 + y);
+    independent[i] = from_ms(8.0 + 4.0 * u);
+  }
+  const auto measure = [](const std::vector<Nanos>& load, double gain) {
+    const Traced t = run_precise(load, [gain](AdaptiveConfig& c) { c.vrr_predict_gain = gain; });
+    return std::pair{to_ms(p99_anim_error(t.run, 300)), mean_gap_ms(t.run, 300, load.size())};
+  };
+  EXPECT_EQ(AdaptiveConfig{}.vrr_predict_gain, 0.5);
+  for (const auto* load : {&made_up, &drifting}) {
+    const auto [anim_off, gap_off] = measure(*load, 0.0);
+    const auto [anim_on, gap_on] = measure(*load, AdaptiveConfig{}.vrr_predict_gain);
+    EXPECT_LT(anim_on, anim_off * 0.92);
+    EXPECT_LT(gap_on, gap_off * 1.005) << "no rate spent on it";
+  }
+  const auto [anim_off, gap_off] = measure(independent, 0.0);
+  const auto [anim_on, gap_on] = measure(independent, AdaptiveConfig{}.vrr_predict_gain);
+  EXPECT_NEAR(anim_on, anim_off, anim_off * 0.05) << "nothing to follow: the plan hardly moves";
+  EXPECT_NEAR(gap_on, gap_off, gap_off * 0.005);
 }
 
 namespace {

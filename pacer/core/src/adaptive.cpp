@@ -260,6 +260,8 @@ void AdaptivePolicy::update_render_estimates() {
     }
   }
   typical_lead_ = sorted[lead_at] + config_.present_margin;
+  // VRR: moved by what the last render says of the next (vrr_predict_gain).
+  typical_lead_ = std::max(Nanos{1}, typical_lead_ + predicted_move(sample, typical_lead_));
   // The mixed cadence on a display that shows presents when made (immediate), with
   // mixed_lead_cap_immediate: the FIFO queue's cap and floor below, without its deep raise.
   if (cadence_ == Cadence::mixed && !latched()) {
@@ -291,6 +293,33 @@ void AdaptivePolicy::cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos medi
   const Nanos floor =
       sorted[percentile_index(config_.mixed_lead_floor_percentile, sorted.size())] + config_.present_margin;
   typical_lead_ = std::max(floor, std::min(typical_lead_, cap));
+}
+
+Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) {
+  if (config_.vrr_predict_gain <= 0) return Nanos::zero();
+  const auto window = static_cast<std::size_t>(std::max(config_.vrr_predict_window, 16));
+  push_ring(predict_ring_, predict_next_, window, sample);
+  const std::size_t n = predict_ring_.size();
+  if (cadence_ != Cadence::free || !vrr() || n < 16) return Nanos::zero();
+  double mean = 0;
+  for (const Nanos r : predict_ring_) mean += static_cast<double>(r.count());
+  mean /= static_cast<double>(n);
+  // The lag-1 regression slope: each render on the one before, oldest first.
+  const std::size_t oldest = n < window ? 0 : predict_next_;
+  double covariance = 0;
+  double variance = 0;
+  double before = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const double d = static_cast<double>(predict_ring_[(oldest + k) % n].count()) - mean;
+    variance += d * d;
+    if (k > 0) covariance += d * before;
+    before = d;
+  }
+  if (variance <= 0) return Nanos::zero();
+  const double slope = std::clamp(covariance / variance, -0.9, 0.9);
+  const double most = config_.vrr_predict_clamp * static_cast<double>(plan.count());
+  const double move = config_.vrr_predict_gain * slope * (static_cast<double>(sample.count()) - mean);
+  return Nanos{static_cast<std::int64_t>(std::clamp(move, -most, most))};
 }
 
 Nanos AdaptivePolicy::render_lead() const {

@@ -118,7 +118,10 @@ void validate(const AdaptiveConfig& c) {
        "in (0, 100]");
   real("vrr_hold_budget", c.vrr_hold_budget, c.vrr_hold_budget >= 0.0 && c.vrr_hold_budget < 1.0, "in [0, 1)");
   real("vrr_hold_bank", c.vrr_hold_bank, c.vrr_hold_bank >= 0.0 && c.vrr_hold_bank <= 10000.0, "in [0, 10000]");
+  real("vrr_predict_gain", c.vrr_predict_gain, c.vrr_predict_gain >= 0.0 && c.vrr_predict_gain <= 2.0, "in [0, 2]");
+  real("vrr_predict_clamp", c.vrr_predict_clamp, c.vrr_predict_clamp >= 0.0 && c.vrr_predict_clamp <= 1.0, "in [0, 1]");
   at_least("vrr_refollow_frames", c.vrr_refollow_frames, 0);
+  at_least("vrr_predict_window", c.vrr_predict_window, 16);
   real("vrr_refollow_share", c.vrr_refollow_share, c.vrr_refollow_share > 0.0 && c.vrr_refollow_share <= 1.0, "in (0, 1]");
   real("vrr_ceiling_lead", c.vrr_ceiling_lead, c.vrr_ceiling_lead >= 0.0 && c.vrr_ceiling_lead <= 15.0, "in [0, 15]");
   real("mixed_hold_budget", c.mixed_hold_budget, c.mixed_hold_budget >= 0.0 && c.mixed_hold_budget < 1.0, "in [0, 1)");

@@ -178,6 +178,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// typical_lead_ within mixed_lead_ratio_queued x `median` and the mixed_lead_floor_percentile
   /// of `sorted` (the recent renders, ascending).
   void cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos median);
+  /// vrr_predict_gain: books `sample` (the render just measured) and returns how far the
+  /// next frame's plan moves for it (0 off VRR, or with fewer than 16 renders known).
+  Nanos predicted_move(Nanos sample, Nanos plan);
 
   // ---- after a frame: observations, then one decision, applied in one place
   /// The frame just ended; `now` is the next frame's start.
@@ -318,6 +321,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   double hold_bank_ = 0;  ///< vrr_hold_bank's bank, ns of idle time (< 0: overspent)
   mutable std::vector<Nanos> noise_scratch_;          ///< scratch for noise_margin
   Nanos typical_lead_{0};
+  std::vector<Nanos> predict_ring_;  ///< vrr_predict_window's renders, oldest at predict_next_ once full
+  std::size_t predict_next_ = 0;
   Nanos longest_lead_{0};    ///< the longest render the estimates keep + present_margin
   std::vector<Nanos> busy_ring_;
   std::size_t busy_next_ = 0;

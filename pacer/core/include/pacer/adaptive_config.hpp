@@ -508,6 +508,28 @@ struct AdaptiveConfig {
   /// the rate limit), so it stays off (docs/results.md, issue 11's twenty-ninth part). Test
   /// Vrr.TheHoldBankSavesInCalmStretchesForNoisyOnes.
   double vrr_hold_bank = 0;
+  /// VRR: how much the plan for the next render (the render estimate above, which sets when
+  /// the frame is shown) follows what the last render says of it. In many captures one render
+  /// is not independent of the one before: a long one is often followed by a short one (a
+  /// frame limiter or the driver making up the time), or costs drift, so a long one is
+  /// followed by another. Over the last vrr_predict_window renders the policy measures the
+  /// slope b of each render on the one before (their lag-1 regression, clamped to [-0.9,
+  /// 0.9]); each frame's plan then moves by vrr_predict_gain x b x (the last render - those
+  /// renders' mean), at most vrr_predict_clamp of the plan either way. Where renders do not
+  /// follow each other, b is near 0 and so is the move. Applies on VRR only (free cadence);
+  /// the fixed-refresh and immediate plans are unchanged. At a lasting change of cost the
+  /// renders after it follow each other too, so the plan moves up for a while (up to the
+  /// clamp) before the window takes the new level in. 0: off. 0.5 over 128 renders chosen on
+  /// the tuning half, sets A-Z and the eight probes (rows over five seeds 19828 -> 19882;
+  /// gain 1: 19879; 256 renders: 19867); the held-out half could not tell (no row met or
+  /// lost at any seed; docs/results.md, issue 11's forty-eighth part). Tests
+  /// Vrr.ThePlanFollowsWhatTheLastRenderSaysOfTheNext,
+  /// Vrr.AWidenCountsTheUpdatesTheWiderIntervalBrings (the lasting change).
+  double vrr_predict_gain = 0.5;
+  /// ... over this many renders (at least 16; until 16 are in, no move).
+  int vrr_predict_window = 128;
+  /// ... and by at most this share of the plan.
+  double vrr_predict_clamp = 0.25;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
   /// frames after it catch up this share of the lag per frame (at least catch_up's step).
   /// Lateness is routine on VRR (frames are presented when ready): the slow catch-up of
@@ -603,7 +625,9 @@ struct AdaptiveConfig {
 /// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, mixed_lead_floor_percentile
 /// outside [0, 100], vrr_noise_sigmas outside [0, 10], vrr_median_error outside [1, 3],
 /// vrr_hold_bank outside [0, 10000], a negative pile_catch_up_lag or a pile_catch_up_within
-/// not above 0, a negative vrr_refollow_frames or vrr_refollow_share outside (0, 1]; and
+/// not above 0, a negative vrr_refollow_frames or vrr_refollow_share outside (0, 1],
+/// vrr_predict_gain outside [0, 2], vrr_predict_window under 16, vrr_predict_clamp outside
+/// [0, 1]; and
 /// overload_window under 2, catch_up_p99_window under 100, level_window negative or above
 /// shrink_window, mixed_margin or vrr_margin under 1, vrr_trim outside [0, 1),
 /// mixed_lead_percentile, mixed_lead_percentile_queued or vrr_lead_percentile outside
