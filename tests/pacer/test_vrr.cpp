@@ -348,9 +348,11 @@ TEST(Vrr, ConfigIsValidated) {
   c = AdaptiveConfig{};
   c.vrr_refollow_frames = -1;
   EXPECT_THROW(validate(c), std::invalid_argument);
-  c = AdaptiveConfig{};
-  c.vrr_predict_window = 15;
-  EXPECT_THROW(validate(c), std::invalid_argument);
+  for (const int window : {15, 4097}) {
+    c = AdaptiveConfig{};
+    c.vrr_predict_window = window;
+    EXPECT_THROW(validate(c), std::invalid_argument) << window;
+  }
   c = AdaptiveConfig{};
   c.catch_up_p99_window = 99;  // its p99 would be its largest
   EXPECT_THROW(validate(c), std::invalid_argument);
@@ -662,6 +664,22 @@ TEST(Vrr, ThePlanFollowsWhatTheLastRenderSaysOfTheNext) {
   const auto [anim_on, gap_on] = measure(independent, AdaptiveConfig{}.vrr_predict_gain);
   EXPECT_NEAR(anim_on, anim_off, anim_off * 0.05) << "nothing to follow: the plan hardly moves";
   EXPECT_NEAR(gap_on, gap_off, gap_off * 0.005);
+
+  // Off VRR the plan does not move: the same frames, shown at the same times, with any gain.
+  for (const char* name : {"fifo:60", "fifo:144", "immediate"}) {
+    SimOptions opt;
+    opt.display = parse_display(name).value();
+    const auto shown = [&](double gain) {
+      PolicyConfig cfg;
+      fit_to_display(cfg, opt.display);
+      cfg.adaptive.vrr_predict_gain = gain;
+      AdaptivePolicy p{cfg.adaptive, step_5()};
+      std::vector<Nanos> at;
+      for (const FrameRecord& r : run(p, opt, made_up).run.records) at.push_back(shown_time(r));
+      return at;
+    };
+    EXPECT_EQ(shown(0.0), shown(2.0)) << name;
+  }
 }
 
 namespace {

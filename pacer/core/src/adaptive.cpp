@@ -261,6 +261,7 @@ void AdaptivePolicy::update_render_estimates() {
   }
   typical_lead_ = sorted[lead_at] + config_.present_margin;
   // VRR: moved by what the last render says of the next (vrr_predict_gain).
+  book_render(sample);
   typical_lead_ = std::max(Nanos{1}, typical_lead_ + predicted_move(sample, typical_lead_));
   // The mixed cadence on a display that shows presents when made (immediate), with
   // mixed_lead_cap_immediate: the FIFO queue's cap and floor below, without its deep raise.
@@ -295,17 +296,21 @@ void AdaptivePolicy::cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos medi
   typical_lead_ = std::max(floor, std::min(typical_lead_, cap));
 }
 
-Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) {
-  if (config_.vrr_predict_gain <= 0) return Nanos::zero();
-  const auto window = static_cast<std::size_t>(std::max(config_.vrr_predict_window, 16));
-  push_ring(predict_ring_, predict_next_, window, sample);
+void AdaptivePolicy::book_render(Nanos sample) {
+  if (config_.vrr_predict_gain <= 0 || !vrr()) return;
+  push_ring(predict_ring_, predict_next_, static_cast<std::size_t>(std::max(config_.vrr_predict_window, 16)), sample);
+}
+
+Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) const {
   const std::size_t n = predict_ring_.size();
-  if (cadence_ != Cadence::free || !vrr() || n < 16) return Nanos::zero();
+  if (config_.vrr_predict_gain <= 0 || cadence_ != Cadence::free || !vrr() || n < 16) return Nanos::zero();
   double mean = 0;
   for (const Nanos r : predict_ring_) mean += static_cast<double>(r.count());
   mean /= static_cast<double>(n);
-  // The lag-1 regression slope: each render on the one before, oldest first.
-  const std::size_t oldest = n < window ? 0 : predict_next_;
+  // The lag-1 autocorrelation of the renders: each one's distance from the mean times the one
+  // before's, over their squared distances, oldest first (the oldest is at predict_next_ once
+  // the ring is full, at 0 before).
+  const std::size_t oldest = n < static_cast<std::size_t>(std::max(config_.vrr_predict_window, 16)) ? 0 : predict_next_;
   double covariance = 0;
   double variance = 0;
   double before = 0;
@@ -316,9 +321,9 @@ Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) {
     before = d;
   }
   if (variance <= 0) return Nanos::zero();
-  const double slope = std::clamp(covariance / variance, -0.9, 0.9);
+  const double correlation = std::clamp(covariance / variance, -0.9, 0.9);
   const double most = config_.vrr_predict_clamp * static_cast<double>(plan.count());
-  const double move = config_.vrr_predict_gain * slope * (static_cast<double>(sample.count()) - mean);
+  const double move = config_.vrr_predict_gain * correlation * (static_cast<double>(sample.count()) - mean);
   return Nanos{static_cast<std::int64_t>(std::clamp(move, -most, most))};
 }
 

@@ -121,7 +121,8 @@ void validate(const AdaptiveConfig& c) {
   real("vrr_predict_gain", c.vrr_predict_gain, c.vrr_predict_gain >= 0.0 && c.vrr_predict_gain <= 2.0, "in [0, 2]");
   real("vrr_predict_clamp", c.vrr_predict_clamp, c.vrr_predict_clamp >= 0.0 && c.vrr_predict_clamp <= 1.0, "in [0, 1]");
   at_least("vrr_refollow_frames", c.vrr_refollow_frames, 0);
-  at_least("vrr_predict_window", c.vrr_predict_window, 16);
+  if (c.vrr_predict_window < 16 || c.vrr_predict_window > 4096)
+    config_error("AdaptiveConfig::vrr_predict_window", "in [16, 4096]", format_value(std::int64_t{c.vrr_predict_window}));
   real("vrr_refollow_share", c.vrr_refollow_share, c.vrr_refollow_share > 0.0 && c.vrr_refollow_share <= 1.0, "in (0, 1]");
   real("vrr_ceiling_lead", c.vrr_ceiling_lead, c.vrr_ceiling_lead >= 0.0 && c.vrr_ceiling_lead <= 15.0, "in [0, 15]");
   real("mixed_hold_budget", c.mixed_hold_budget, c.mixed_hold_budget >= 0.0 && c.mixed_hold_budget < 1.0, "in [0, 1)");

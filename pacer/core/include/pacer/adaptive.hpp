@@ -178,9 +178,12 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// typical_lead_ within mixed_lead_ratio_queued x `median` and the mixed_lead_floor_percentile
   /// of `sorted` (the recent renders, ascending).
   void cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos median);
-  /// vrr_predict_gain: books `sample` (the render just measured) and returns how far the
-  /// next frame's plan moves for it (0 off VRR, or with fewer than 16 renders known).
-  Nanos predicted_move(Nanos sample, Nanos plan);
+  /// vrr_predict_gain: keeps `sample` (the render just measured) among the last
+  /// vrr_predict_window (on VRR with the gain above 0; nothing is kept otherwise).
+  void book_render(Nanos sample);
+  /// vrr_predict_gain: how far the next frame's `plan` moves for the last render `sample`
+  /// (0 off VRR, with the gain at 0, or with fewer than 16 renders kept).
+  Nanos predicted_move(Nanos sample, Nanos plan) const;
 
   // ---- after a frame: observations, then one decision, applied in one place
   /// The frame just ended; `now` is the next frame's start.

@@ -512,12 +512,13 @@ struct AdaptiveConfig {
   /// the frame is shown) follows what the last render says of it. In many captures one render
   /// is not independent of the one before: a long one is often followed by a short one (a
   /// frame limiter or the driver making up the time), or costs drift, so a long one is
-  /// followed by another. Over the last vrr_predict_window renders the policy measures the
-  /// slope b of each render on the one before (their lag-1 regression, clamped to [-0.9,
-  /// 0.9]); each frame's plan then moves by vrr_predict_gain x b x (the last render - those
+  /// followed by another. Over the last vrr_predict_window renders the policy measures how
+  /// each render follows the one before, their lag-1 autocorrelation r (clamped to [-0.9,
+  /// 0.9]); each frame's plan then moves by vrr_predict_gain x r x (the last render - those
   /// renders' mean), at most vrr_predict_clamp of the plan either way. Where renders do not
-  /// follow each other, b is near 0 and so is the move. Applies on VRR only (free cadence);
-  /// the fixed-refresh and immediate plans are unchanged. At a lasting change of cost the
+  /// follow each other, r is near 0 and so is the move. Applies on VRR only, within and below
+  /// the panel's range; the fixed-refresh and immediate plans are unchanged, and so is a
+  /// render thread's (planned on its longest recent render). At a lasting change of cost the
   /// renders after it follow each other too, so the plan moves up for a while (up to the
   /// clamp) before the window takes the new level in. 0: off. 0.5 over 128 renders chosen on
   /// the tuning half, sets A-Z and the eight probes (rows over five seeds 19828 -> 19882;
@@ -526,7 +527,7 @@ struct AdaptiveConfig {
   /// Vrr.ThePlanFollowsWhatTheLastRenderSaysOfTheNext,
   /// Vrr.AWidenCountsTheUpdatesTheWiderIntervalBrings (the lasting change).
   double vrr_predict_gain = 0.5;
-  /// ... over this many renders (at least 16; until 16 are in, no move).
+  /// ... over this many renders (16 to 4096; until 16 are in, no move).
   int vrr_predict_window = 128;
   /// ... and by at most this share of the plan.
   double vrr_predict_clamp = 0.25;
@@ -626,8 +627,8 @@ struct AdaptiveConfig {
 /// outside [0, 100], vrr_noise_sigmas outside [0, 10], vrr_median_error outside [1, 3],
 /// vrr_hold_bank outside [0, 10000], a negative pile_catch_up_lag or a pile_catch_up_within
 /// not above 0, a negative vrr_refollow_frames or vrr_refollow_share outside (0, 1],
-/// vrr_predict_gain outside [0, 2], vrr_predict_window under 16, vrr_predict_clamp outside
-/// [0, 1]; and
+/// vrr_predict_gain outside [0, 2], vrr_predict_window outside [16, 4096],
+/// vrr_predict_clamp outside [0, 1]; and
 /// overload_window under 2, catch_up_p99_window under 100, level_window negative or above
 /// shrink_window, mixed_margin or vrr_margin under 1, vrr_trim outside [0, 1),
 /// mixed_lead_percentile, mixed_lead_percentile_queued or vrr_lead_percentile outside
