@@ -670,10 +670,9 @@ TEST(Vrr, ThePlanFollowsWhatTheLastRenderSaysOfTheNext) {
     SimOptions opt;
     opt.display = parse_display(name).value();
     const auto shown = [&](double gain) {
-      PolicyConfig cfg;
-      fit_to_display(cfg, opt.display);
-      cfg.adaptive.vrr_predict_gain = gain;
-      AdaptivePolicy p{cfg.adaptive, step_5()};
+      AdaptiveConfig cfg = config_for(opt);
+      cfg.vrr_predict_gain = gain;
+      AdaptivePolicy p{cfg, step_5()};
       std::vector<Nanos> at;
       for (const FrameRecord& r : run(p, opt, made_up).run.records) at.push_back(shown_time(r));
       return at;

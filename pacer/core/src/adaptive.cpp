@@ -302,15 +302,16 @@ void AdaptivePolicy::book_render(Nanos sample) {
 }
 
 Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) const {
+  // book_render keeps renders only on VRR with the gain above 0: otherwise the ring is empty.
   const std::size_t n = predict_ring_.size();
-  if (config_.vrr_predict_gain <= 0 || cadence_ != Cadence::free || !vrr() || n < 16) return Nanos::zero();
+  if (cadence_ != Cadence::free || n < 16) return Nanos::zero();
   double mean = 0;
   for (const Nanos r : predict_ring_) mean += static_cast<double>(r.count());
   mean /= static_cast<double>(n);
   // The lag-1 autocorrelation of the renders: each one's distance from the mean times the one
-  // before's, over their squared distances, oldest first (the oldest is at predict_next_ once
-  // the ring is full, at 0 before).
-  const std::size_t oldest = n < static_cast<std::size_t>(std::max(config_.vrr_predict_window, 16)) ? 0 : predict_next_;
+  // before's, over their squared distances, oldest first (push_ring: the oldest is at
+  // predict_next_ once the ring is full; before, predict_next_ is n and the oldest at 0).
+  const std::size_t oldest = predict_next_ % n;
   double covariance = 0;
   double variance = 0;
   double before = 0;
