@@ -369,6 +369,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_predict_gain") c.vrr_predict_gain = v;
   else if (name == "vrr_predict_window") c.vrr_predict_window = static_cast<int>(v);
   else if (name == "vrr_predict_clamp") c.vrr_predict_clamp = v;
+  else if (name == "vrr_predict_on_immediate") c.vrr_predict_on_immediate = v != 0;
   else if (name == "vrr_lfc_follow") c.vrr_lfc_follow = v;
   else if (name == "vrr_catch_up") c.vrr_catch_up = v;
   else if (name == "vrr_lead_percentile") c.vrr_lead_percentile = v;

@@ -260,7 +260,8 @@ void AdaptivePolicy::update_render_estimates() {
     }
   }
   typical_lead_ = sorted[lead_at] + config_.present_margin;
-  // VRR: moved by what the last render says of the next (vrr_predict_gain).
+  // VRR (and immediate, vrr_predict_on_immediate): moved by what the last render says of the
+  // next (vrr_predict_gain).
   book_render(sample);
   typical_lead_ = std::max(Nanos{1}, typical_lead_ + predicted_move(sample, typical_lead_));
   // The mixed cadence on a display that shows presents when made (immediate), with
@@ -297,14 +298,16 @@ void AdaptivePolicy::cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos medi
 }
 
 void AdaptivePolicy::book_render(Nanos sample) {
-  if (config_.vrr_predict_gain <= 0 || !vrr()) return;
+  if (config_.vrr_predict_gain <= 0 || !(vrr() || (config_.vrr_predict_on_immediate && immediate()))) return;
   push_ring(predict_ring_, predict_next_, static_cast<std::size_t>(std::max(config_.vrr_predict_window, 16)), sample);
 }
 
 Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) const {
-  // book_render keeps renders only on VRR with the gain above 0: otherwise the ring is empty.
+  // book_render keeps renders only on VRR (and immediate) with the gain above 0: otherwise
+  // the ring is empty. Immediate's even cadence plans on the longest renders (lead_): no move.
   const std::size_t n = predict_ring_.size();
-  if (cadence_ != Cadence::free || n < 16) return Nanos::zero();
+  const bool planned_typical = cadence_ == Cadence::free || (cadence_ == Cadence::mixed && immediate());
+  if (!planned_typical || n < 16) return Nanos::zero();
   double mean = 0;
   for (const Nanos r : predict_ring_) mean += static_cast<double>(r.count());
   mean /= static_cast<double>(n);

@@ -179,11 +179,15 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// of `sorted` (the recent renders, ascending).
   void cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos median);
   /// vrr_predict_gain: keeps `sample` (the render just measured) among the last
-  /// vrr_predict_window (on VRR with the gain above 0; nothing is kept otherwise).
+  /// vrr_predict_window (on VRR, and on immediate with vrr_predict_on_immediate, with the
+  /// gain above 0; nothing is kept otherwise).
   void book_render(Nanos sample);
   /// vrr_predict_gain: how far the next frame's `plan` moves for the last render `sample`
-  /// (0 off VRR, with the gain at 0, or with fewer than 16 renders kept).
+  /// (0 where book_render keeps nothing, outside VRR's free cadence and immediate's mixed
+  /// one, or with fewer than 16 renders kept).
   Nanos predicted_move(Nanos sample, Nanos plan) const;
+  /// Presents shown when made, with no refresh of their own (immediate; not VRR).
+  bool immediate() const { return !vrr() && config_.refresh_period <= Nanos::zero(); }
 
   // ---- after a frame: observations, then one decision, applied in one place
   /// The frame just ended; `now` is the next frame's start.

@@ -531,6 +531,13 @@ struct AdaptiveConfig {
   int vrr_predict_window = 128;
   /// ... and by at most this share of the plan.
   double vrr_predict_clamp = 0.25;
+  /// ... and on a display that shows presents when made without a refresh of its own
+  /// (immediate), in the mixed cadence, where a render over the plan is shown that much late
+  /// as on VRR. false: off (the default). On: the tuning half, sets A-Z and the eight probes
+  /// met 19882 -> 19896 rows over five seeds; the held-out half could not tell (no row met or
+  /// lost at any seed). Decided on traces/probe-corr, written down before it existed
+  /// (docs/results.md, issue 11's forty-ninth part).
+  bool vrr_predict_on_immediate = false;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
   /// frames after it catch up this share of the lag per frame (at least catch_up's step).
   /// Lateness is routine on VRR (frames are presented when ready): the slow catch-up of
