@@ -523,7 +523,9 @@ struct AdaptiveConfig {
   /// clamp) before the window takes the new level in. 0: off. 0.5 over 128 renders chosen on
   /// the tuning half, sets A-Z and the eight probes (rows over five seeds 19828 -> 19882;
   /// gain 1: 19879; 256 renders: 19867); the held-out half could not tell (no row met or
-  /// lost at any seed; docs/results.md, issue 11's forty-eighth part). Tests
+  /// lost at any seed; docs/results.md, issue 11's forty-eighth part); confirmed on
+  /// traces/probe-corr, written down before it existed (its VRR rows over five seeds 41 -> 45;
+  /// forty-ninth part). Tests
   /// Vrr.ThePlanFollowsWhatTheLastRenderSaysOfTheNext,
   /// Vrr.AWidenCountsTheUpdatesTheWiderIntervalBrings (the lasting change).
   double vrr_predict_gain = 0.5;
@@ -535,8 +537,10 @@ struct AdaptiveConfig {
   /// (immediate), in the mixed cadence, where a render over the plan is shown that much late
   /// as on VRR. false: off (the default). On: the tuning half, sets A-Z and the eight probes
   /// met 19882 -> 19896 rows over five seeds; the held-out half could not tell (no row met or
-  /// lost at any seed). Decided on traces/probe-corr, written down before it existed
-  /// (docs/results.md, issue 11's forty-ninth part).
+  /// lost at any seed); traces/probe-corr, written down before it existed to decide it, met
+  /// as many of its immediate rows (115 -> 115 over five seeds; the p99 lower on its drifting
+  /// rows, which miss on rate either way), so it stays off (docs/results.md, issue 11's
+  /// forty-ninth part). Test Vrr.OnImmediateThePlanFollowsTheLastRenderWhenAsked.
   bool vrr_predict_on_immediate = false;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
   /// frames after it catch up this share of the lag per frame (at least catch_up's step).
