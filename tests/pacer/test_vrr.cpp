@@ -624,6 +624,32 @@ TEST(Vrr, TheHoldBankSavesInCalmStretchesForNoisyOnes) {
   EXPECT_LT(gap_on, gap_off * 1.03) << "no more than the budget's share of it";
 }
 
+namespace {
+
+/// 3600 renders from bench/compare's draws at seed 7 (u_i in [-0.5, 0.5)): made up, mean +
+/// amp u_i - lag u_i-1 ms (a long render followed by a short one); drifting, drift_mean + y_i,
+/// y_i = 0.7 y_i-1 + drift_amp u_i; independent, mean + amp u_i.
+struct CorrelatedLoads {
+  std::vector<Nanos> made_up, drifting, independent;
+};
+CorrelatedLoads correlated_loads(double mean, double amp, double lag, double drift_mean, double drift_amp) {
+  const std::size_t frames = 3600;
+  CorrelatedLoads out{std::vector<Nanos>(frames), std::vector<Nanos>(frames), std::vector<Nanos>(frames)};
+  double y = 0;
+  for (std::size_t i = 0; i < frames; ++i) {
+    const auto f = static_cast<std::int64_t>(i);
+    const double u = draw(f) - 0.5;
+    const double before = i > 0 ? draw(f - 1) - 0.5 : 0.0;
+    out.made_up[i] = from_ms(mean + amp * u - lag * before);
+    y = 0.7 * y + drift_amp * u;
+    out.drifting[i] = from_ms(drift_mean + y);
+    out.independent[i] = from_ms(mean + amp * u);
+  }
+  return out;
+}
+
+}  // namespace
+
 TEST(Vrr, ThePlanFollowsWhatTheLastRenderSaysOfTheNext) {
   // Renders where one says something of the next, and renders where it says nothing
   // (bench/compare's draws at seed 7, u in [-0.5, 0.5)), 3600 frames on the precise waiter,
@@ -637,18 +663,7 @@ TEST(Vrr, ThePlanFollowsWhatTheLastRenderSaysOfTheNext) {
   // - independent: 8 + 4 u_i ms: 1.561 -> 1.586 ms, 9.780 -> 9.789 ms a frame.
   // The plan moves towards what the last render says of the next, so fewer frames run over it
   // by much, at no cost in rate; where renders are independent it hardly moves.
-  const std::size_t frames = 3600;
-  std::vector<Nanos> made_up(frames), drifting(frames), independent(frames);
-  double y = 0;
-  for (std::size_t i = 0; i < frames; ++i) {
-    const auto f = static_cast<std::int64_t>(i);
-    const double u = draw(f) - 0.5;
-    const double before = i > 0 ? draw(f - 1) - 0.5 : 0.0;
-    made_up[i] = from_ms(8.0 + 4.0 * u - 2.4 * before);
-    y = 0.7 * y + 4.0 * u;
-    drifting[i] = from_ms(9.0 + y);
-    independent[i] = from_ms(8.0 + 4.0 * u);
-  }
+  const auto [made_up, drifting, independent] = correlated_loads(8.0, 4.0, 2.4, 9.0, 4.0);
   const auto measure = [](const std::vector<Nanos>& load, double gain) {
     const Traced t = run_precise(load, [gain](AdaptiveConfig& c) { c.vrr_predict_gain = gain; });
     return std::pair{to_ms(p99_anim_error(t.run, 300)), mean_gap_ms(t.run, 300, load.size())};
@@ -683,22 +698,14 @@ TEST(Vrr, ThePlanFollowsWhatTheLastRenderSaysOfTheNext) {
 
 TEST(Vrr, OnImmediateThePlanFollowsTheLastRenderWhenAsked) {
   // vrr_predict_on_immediate: the same rule on a display that shows presents when made, in
-  // the mixed cadence. The made-up renders of ThePlanFollowsWhatTheLastRenderSaysOfTheNext
-  // and the drifting ones, at a 16.67 ms mean on immediate, 3600 frames on the precise
-  // waiter; p99 |animation error| from frame 300 with the rule off and on (measured): made up
+  // the mixed cadence. ThePlanFollowsWhatTheLastRenderSaysOfTheNext's made-up renders (15 + 8
+  // u_i - 4.8 u_i-1 ms) and drifting ones (15 ms + y_i, y_i = 0.7 y_i-1 + 6 u_i) on immediate,
+  // 3600 frames on the precise waiter; p99 |animation error| from frame 300 with the rule off and on (measured): made up
   // 2.376 -> 1.744 ms, drifting 2.393 -> 1.545 ms, at 20.57 -> 20.54 and 19.94 -> 19.91 ms a
   // frame. Off (the default), the gain moves nothing there (the test above).
-  const std::size_t frames = 3600;
-  std::vector<Nanos> made_up(frames), drifting(frames);
-  double y = 0;
-  for (std::size_t i = 0; i < frames; ++i) {
-    const auto f = static_cast<std::int64_t>(i);
-    const double u = draw(f) - 0.5;
-    const double before = i > 0 ? draw(f - 1) - 0.5 : 0.0;
-    made_up[i] = from_ms(15.0 + 8.0 * u - 4.8 * before);
-    y = 0.7 * y + 6.0 * u;
-    drifting[i] = from_ms(15.0 + y);
-  }
+  const CorrelatedLoads loads = correlated_loads(15.0, 8.0, 4.8, 15.0, 6.0);
+  const std::vector<Nanos>& made_up = loads.made_up;
+  const std::vector<Nanos>& drifting = loads.drifting;
   SimOptions opt;
   opt.display = parse_display("immediate").value();
   opt.waiter = WaiterKind::precise;
