@@ -698,11 +698,12 @@ TEST(Vrr, ThePlanFollowsWhatTheLastRenderSaysOfTheNext) {
 
 TEST(Vrr, OnImmediateThePlanFollowsTheLastRenderWhenAsked) {
   // vrr_predict_on_immediate: the same rule on a display that shows presents when made, in
-  // the mixed cadence. ThePlanFollowsWhatTheLastRenderSaysOfTheNext's made-up renders (15 + 8
-  // u_i - 4.8 u_i-1 ms) and drifting ones (15 ms + y_i, y_i = 0.7 y_i-1 + 6 u_i) on immediate,
-  // 3600 frames on the precise waiter; p99 |animation error| from frame 300 with the rule off and on (measured): made up
-  // 2.376 -> 1.744 ms, drifting 2.393 -> 1.545 ms, at 20.57 -> 20.54 and 19.94 -> 19.91 ms a
-  // frame. Off (the default), the gain moves nothing there (the test above).
+  // the mixed cadence. Renders of ThePlanFollowsWhatTheLastRenderSaysOfTheNext's shapes,
+  // longer: made up, 15 + 8 u_i - 4.8 u_i-1 ms, and drifting, 15 ms + y_i, y_i = 0.7 y_i-1 +
+  // 6 u_i, on immediate, 3600 frames on the precise waiter; p99 |animation error| from frame
+  // 300 with the rule off and on (measured): made up 2.376 -> 1.744 ms, drifting 2.393 ->
+  // 1.545 ms, at 20.57 -> 20.54 and 19.94 -> 19.91 ms a frame. Off (the default), the gain
+  // moves nothing there (the test above).
   const CorrelatedLoads loads = correlated_loads(15.0, 8.0, 4.8, 15.0, 6.0);
   const std::vector<Nanos>& made_up = loads.made_up;
   const std::vector<Nanos>& drifting = loads.drifting;

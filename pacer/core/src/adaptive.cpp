@@ -261,7 +261,7 @@ void AdaptivePolicy::update_render_estimates() {
   }
   typical_lead_ = sorted[lead_at] + config_.present_margin;
   // VRR (and immediate, vrr_predict_on_immediate): moved by what the last render says of the
-  // next (vrr_predict_gain).
+  // next (vrr_predict_gain); on immediate cap_mixed_lead's floor below may hold it up.
   book_render(sample);
   typical_lead_ = std::max(Nanos{1}, typical_lead_ + predicted_move(sample, typical_lead_));
   // The mixed cadence on a display that shows presents when made (immediate), with

@@ -186,8 +186,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// (0 where book_render keeps nothing, outside VRR's free cadence and immediate's mixed
   /// one, or with fewer than 16 renders kept).
   Nanos predicted_move(Nanos sample, Nanos plan) const;
-  /// Presents shown when made, with no refresh of their own (immediate; not VRR).
-  bool immediate() const { return !vrr() && config_.refresh_period <= Nanos::zero(); }
+  /// Presents shown when made, with no refresh of their own: immediate (and offscreen), not
+  /// VRR, not immediate:HZ (a known rate: its own rules), not a FIFO queue of unknown rate.
+  bool immediate() const { return !vrr() && !config_.vblank_latch && config_.refresh_period <= Nanos::zero(); }
 
   // ---- after a frame: observations, then one decision, applied in one place
   /// The frame just ended; `now` is the next frame's start.

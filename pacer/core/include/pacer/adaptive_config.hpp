@@ -534,13 +534,15 @@ struct AdaptiveConfig {
   /// ... and by at most this share of the plan.
   double vrr_predict_clamp = 0.25;
   /// ... and on a display that shows presents when made without a refresh of its own
-  /// (immediate), in the mixed cadence, where a render over the plan is shown that much late
-  /// as on VRR. false: off (the default). On: the tuning half, sets A-Z and the eight probes
-  /// met 19882 -> 19896 rows over five seeds; the held-out half could not tell (no row met or
-  /// lost at any seed); traces/probe-corr, written down before it existed to decide it, met
-  /// as many of its immediate rows (115 -> 115 over five seeds; the p99 lower on its drifting
-  /// rows, which miss on rate either way), so it stays off (docs/results.md, issue 11's
-  /// forty-ninth part). Test Vrr.OnImmediateThePlanFollowsTheLastRenderWhenAsked.
+  /// (immediate), in the mixed cadence, where a render over the plan is shown late by its
+  /// overrun, as on VRR (mixed_lead_cap_immediate's floor then still holds the plan up).
+  /// false: off (the default). On: the tuning half, sets A-Z and the eight probes met 19882
+  /// -> 19896 rows over five seeds; the held-out half could not tell (no row met or lost at
+  /// any seed); traces/probe-corr, written down before it existed to decide it, met as many of
+  /// its immediate rows (115 -> 115 over five seeds; the p99 lower on its drifting rows, which
+  /// miss on rate or, by 0.09 ms, on animation error either way), so it stays off
+  /// (docs/results.md, issue 11's forty-ninth part). Test
+  /// Vrr.OnImmediateThePlanFollowsTheLastRenderWhenAsked.
   bool vrr_predict_on_immediate = false;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
   /// frames after it catch up this share of the lag per frame (at least catch_up's step).
