@@ -516,9 +516,10 @@ struct AdaptiveConfig {
   /// each render follows the one before, their lag-1 autocorrelation r (clamped to [-0.9,
   /// 0.9]); each frame's plan then moves by vrr_predict_gain x r x (the last render - those
   /// renders' mean), at most vrr_predict_clamp of the plan either way. Where renders do not
-  /// follow each other, r is near 0 and so is the move. Applies on VRR only, within and below
-  /// the panel's range; the fixed-refresh and immediate plans are unchanged, and so is a
-  /// render thread's (planned on its longest recent render). At a lasting change of cost the
+  /// follow each other, r is near 0 and so is the move. Applies on VRR, within and below the
+  /// panel's range (and on immediate with vrr_predict_on_immediate, below; off by default);
+  /// the fixed-refresh plans are unchanged, and so is a render thread's (planned on its
+  /// longest recent render). At a lasting change of cost the
   /// renders after it follow each other too, so the plan moves up for a while (up to the
   /// clamp) before the window takes the new level in. 0: off. 0.5 over 128 renders chosen on
   /// the tuning half, sets A-Z and the eight probes (rows over five seeds 19828 -> 19882;
