@@ -62,10 +62,10 @@ Traced run_hold_budget(const std::vector<Nanos>& load, double budget, bool* belo
   return t;
 }
 
-/// `load` on VRR 48-144 with the precise waiter, `tweak` applied to the config.
+/// `load` on `opt`'s display (VRR 48-144 unless given) with the precise waiter, `tweak`
+/// applied to the config.
 template <class Tweak>
-Traced run_precise(const std::vector<Nanos>& load, Tweak tweak) {
-  SimOptions opt = vrr_48_144();
+Traced run_precise(const std::vector<Nanos>& load, Tweak tweak, SimOptions opt = vrr_48_144()) {
   opt.waiter = WaiterKind::precise;
   AdaptiveConfig cfg = config_for(opt);
   tweak(cfg);
@@ -707,14 +707,10 @@ TEST(Vrr, OnImmediateThePlanFollowsTheLastRenderWhenAsked) {
   const CorrelatedLoads loads = correlated_loads(15.0, 8.0, 4.8, 15.0, 6.0);
   const std::vector<Nanos>& made_up = loads.made_up;
   const std::vector<Nanos>& drifting = loads.drifting;
-  SimOptions opt;
-  opt.display = parse_display("immediate").value();
-  opt.waiter = WaiterKind::precise;
-  const auto measure = [&opt](const std::vector<Nanos>& load, bool on) {
-    AdaptiveConfig cfg = config_for(opt);
-    cfg.vrr_predict_on_immediate = on;
-    AdaptivePolicy p{cfg, step_5()};
-    const Traced t = run(p, opt, load);
+  SimOptions immediate;
+  immediate.display = parse_display("immediate").value();
+  const auto measure = [&immediate](const std::vector<Nanos>& load, bool on) {
+    const Traced t = run_precise(load, [on](AdaptiveConfig& c) { c.vrr_predict_on_immediate = on; }, immediate);
     const auto mixed = std::count(t.cadences.begin(), t.cadences.end(), AdaptivePolicy::Cadence::mixed);
     EXPECT_GT(mixed, static_cast<std::ptrdiff_t>(load.size() * 9 / 10)) << "the rule applies in the mixed cadence";
     return std::pair{to_ms(p99_anim_error(t.run, 300)), mean_gap_ms(t.run, 300, load.size())};

@@ -519,9 +519,9 @@ struct AdaptiveConfig {
   /// follow each other, r is near 0 and so is the move. Applies on VRR, within and below the
   /// panel's range (and on immediate with vrr_predict_on_immediate, below; off by default);
   /// the fixed-refresh plans are unchanged, and so is a render thread's (planned on its
-  /// longest recent render). At a lasting change of cost the
-  /// renders after it follow each other too, so the plan moves up for a while (up to the
-  /// clamp) before the window takes the new level in. 0: off. 0.5 over 128 renders chosen on
+  /// longest recent render). At a lasting change of cost the renders after it follow each
+  /// other too, so the plan moves up for a while (up to the clamp) before the window takes
+  /// the new level in. 0: off. 0.5 over 128 renders chosen on
   /// the tuning half, sets A-Z and the eight probes (rows over five seeds 19828 -> 19882;
   /// gain 1: 19879; 256 renders: 19867); the held-out half could not tell (no row met or
   /// lost at any seed; docs/results.md, issue 11's forty-eighth part); confirmed on
