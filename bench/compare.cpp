@@ -361,6 +361,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "estimate_hitch_memory") c.estimate_hitch_memory = static_cast<int>(v);
   else if (name == "estimate_hitch_ratio") c.estimate_hitch_ratio = v;
   else if (name == "estimate_hitch_burst") c.estimate_hitch_burst = static_cast<int>(v);
+  else if (name == "push_gap_guard") c.push_gap_guard = v;
   else if (name == "vrr_margin") c.vrr_margin = v;
   else if (name == "vrr_trim") c.vrr_trim = v;
   else if (name == "vrr_noise_sigmas") c.vrr_noise_sigmas = v;

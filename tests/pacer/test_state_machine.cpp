@@ -597,6 +597,46 @@ TEST(StateMachine, AStormOfHitchesKeepsCountingAndDropsNoTime) {
   EXPECT_LT(dropped(AdaptiveConfig{}.estimate_hitch_burst) * 4, dropped(32));
 }
 
+TEST(StateMachine, APushMakesNoGapAStutter) {
+  // 2 ms renders at 144 Hz with five hitches of 13-27 ms within 31 frames (the pattern of a
+  // fresh set AA capture): over estimate_hitch_burst, so the render estimate counts them. The
+  // cheap frame after the last was pushed to the vblank after a hitch's render, three periods
+  // (20.8 ms) after the frame before among gaps of mostly one: a stutter by CapFrameX's rule
+  // (a gap over 2.5 x the mean of the 20 before) that no render made. push_gap_guard keeps
+  // every push within 2.5 x that mean.
+  std::vector<Nanos> load(400, 2_ms);
+  load[200] = 17_ms;
+  load[201] = 27_ms;
+  load[219] = 18_ms;
+  load[221] = 13_ms;
+  load[230] = 13_ms;
+  const auto made_stutters = [&load](double guard) {
+    const Traced t = run_on("fifo:144", [guard](AdaptiveConfig& c) { c.push_gap_guard = guard; }, load);
+    int made = 0;
+    for (std::size_t i = 121; i < t.run.records.size(); ++i) {
+      Nanos sum{0};
+      for (std::size_t k = i - 20; k < i; ++k) sum += *t.run.records[k].display - *t.run.records[k - 1].display;
+      const Nanos gap = *t.run.records[i].display - *t.run.records[i - 1].display;
+      if (gap * 20 > sum * 5 / 2 && load[i] < 7_ms) ++made;
+    }
+    return made;
+  };
+  EXPECT_GT(made_stutters(0), 0);
+  EXPECT_EQ(made_stutters(2.5), 0);
+}
+
+TEST(StateMachine, PushGapGuardIsOffOrAtLeastOne) {
+  AdaptiveConfig c;
+  c.push_gap_guard = 0.5;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+  c.push_gap_guard = 0;
+  EXPECT_NO_THROW(validate(c));
+  c.push_gap_guard = 2.5;
+  EXPECT_NO_THROW(validate(c));
+  c.push_gap_window = 0;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+}
+
 TEST(StateMachine, AHitchBurstIsNotALastingChange) {
   // Two frames of 26 ms amid 3 ms ones at 100 Hz: they miss, but the median cost of the last
   // level_window frames is still 3.5 ms, so nothing widens; the late frames are re-planned.

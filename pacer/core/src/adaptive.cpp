@@ -568,6 +568,16 @@ void AdaptivePolicy::plan_next_frame() {
   // was really shown, so the lateness is one error now, not a jump in the next frame.
   if (!latched()) shown = std::max(shown, render_end_);
   absorb_lag(shown);
+  if (config_.push_gap_guard > 0) {  // the recent gaps between shown frames
+    if (shown_once_) {
+      const Nanos gap = shown - shown_prev_;
+      const auto window = static_cast<std::size_t>(config_.push_gap_window);
+      if (gap_ring_.size() == window) gap_sum_ -= gap_ring_[gap_next_];
+      gap_sum_ += gap;
+      push_ring(gap_ring_, gap_next_, window, gap);
+    }
+    shown_once_ = true;
+  }
   shown_prev_ = shown;
   const bool grid = on_grid();
   const Nanos gap = grid ? period_ : config_.min_interval;
@@ -631,9 +641,19 @@ Action AdaptivePolicy::display_next(Nanos now) {
     const bool queued_gpu = config_.gpu_queue_plan && !off_thread_ && last_gpu_ > Nanos::zero();
     const Nanos ready = (queued_gpu ? std::max(from, gpu_free_) : from) + lead;
     if (!frame_.waited && ready > display_next_ && frame_.pushes < config_.max_pushes) {
+      Nanos target = on_grid() ? grid_at_or_after(ready) : ready;
+      // No further than push_gap_guard x the recent mean gap after the previous frame: a
+      // gap the plan makes is then no stutter (a longer render is shown late instead).
+      if (config_.push_gap_guard > 0 && !gap_ring_.empty()) {
+        const Nanos mean = gap_sum_ / static_cast<std::int64_t>(gap_ring_.size());
+        Nanos most = shown_prev_ + scale(mean, config_.push_gap_guard);
+        if (on_grid()) most = grid_at_or_after(most - period_ + Nanos{1});  // the last vblank within
+        target = std::min(target, most);
+        if (target <= display_next_) break;
+      }
       ++frame_.pushes;
       frame_.pushed = true;
-      display_next_ = on_grid() ? grid_at_or_after(ready) : ready;
+      display_next_ = target;
       start_next_ = display_next_ - start_lead();
       frame_end_ = display_next_;
       continue;  // more simulation time to cover

@@ -77,6 +77,9 @@ void validate(const AdaptiveConfig& c) {
   real("mixed_follow", c.mixed_follow, c.mixed_follow >= 0.0, ">= 0");
   real("mixed_leave_share", c.mixed_leave_share, c.mixed_leave_share >= 0.0 && c.mixed_leave_share <= 1.0, "in [0, 1]");
   at_least("max_pushes", c.max_pushes, 0);
+  real("push_gap_guard", c.push_gap_guard, c.push_gap_guard == 0.0 || c.push_gap_guard >= 1.0, "0 or >= 1");
+  if (c.push_gap_window < 1 || c.push_gap_window > 1024)
+    config_error("AdaptiveConfig::push_gap_window", "in [1, 1024]", format_value(std::int64_t{c.push_gap_window}));
   nanos("max_lag", c.max_lag, false);
   nanos("max_pile_lag", c.max_pile_lag, false);
   nanos("stall_lag", c.stall_lag, false);

@@ -290,6 +290,10 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   int stall_left_ = 0;       ///< frames left to catch a stall's lag up in
   Nanos run_add_{0};         ///< lag added by the current run of late frames (stall_run_lag)
   int run_frames_ = 0;       ///< late frames in that run
+  std::vector<Nanos> gap_ring_;     ///< push_gap_guard: the last push_gap_window gaps between shown frames
+  std::size_t gap_next_ = 0;
+  Nanos gap_sum_{0};
+  bool shown_once_ = false;
   std::vector<Nanos> err_ring_;     ///< catch_up_p99: recent frames' |animation error|
   std::size_t err_next_ = 0;
   Nanos world_prev_{Nanos::min()};  ///< the world the previous frame showed (min: none yet)

@@ -371,6 +371,17 @@ struct AdaptiveConfig {
   /// A frame whose render cannot make its planned display is re-planned a slot later at
   /// most this many times before it renders.
   int max_pushes = 2;
+  /// A push never plans a frame's display more than this x the mean of the last
+  /// push_gap_window gaps between shown frames after the previous frame's (on a fixed refresh: at the last vblank
+  /// within that): a longer gap is a stutter by CapFrameX's rule (over 2.5 x that mean), made
+  /// by the plan rather than by a render. A frame whose render then needs more is shown late
+  /// (an animation error, its lag caught up), as it would have been with no plan. Where a
+  /// burst of hitches turns into a storm (more than estimate_hitch_burst of them), the render
+  /// estimate jumps to a hitch's and the cheap frame after one was planned whole periods
+  /// after it: at 144 Hz a 20.8 ms gap among 6.9 ms ones. 0: off.
+  double push_gap_guard = 0;
+  /// ... the gaps that mean is taken over: CapFrameX's stutter rule reads the 20 before.
+  int push_gap_window = 20;
   /// A frame shown late (a queue behind the display) makes the frames in flight late too:
   /// the next frame is planned no earlier than where they will be shown. Off, that is the
   /// late display plus the current interval for each frame after it. On, each in-flight
@@ -642,7 +653,8 @@ struct AdaptiveConfig {
 /// vrr_hold_bank outside [0, 10000], a negative pile_catch_up_lag or a pile_catch_up_within
 /// not above 0, a negative vrr_refollow_frames or vrr_refollow_share outside (0, 1],
 /// vrr_predict_gain outside [0, 2], vrr_predict_window outside [16, 4096],
-/// vrr_predict_clamp outside [0, 1]; and
+/// vrr_predict_clamp outside [0, 1], push_gap_guard neither 0 nor >= 1, push_gap_window
+/// outside [1, 1024]; and
 /// overload_window under 2, catch_up_p99_window under 100, level_window negative or above
 /// shrink_window, mixed_margin or vrr_margin under 1, vrr_trim outside [0, 1),
 /// mixed_lead_percentile, mixed_lead_percentile_queued or vrr_lead_percentile outside
