@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The sums a tuning choice is made on (docs/results.md, issue 11's parts): rows meeting all
 # five criteria over seeds 7 and 1-4, per set and in all, on the tuning half of traces/ and
-# on every set already looked at (fresh sets A-Z and AA, traces/fresh ... traces/fresh-z and
-# traces/fresh-aa, and the probes, traces/probe-*), and the rows at seed 7 whose p99
+# on every set already looked at (fresh sets A-Z, AA and AB, traces/fresh ... traces/fresh-z,
+# traces/fresh-aa and traces/fresh-ab, and the probes, traces/probe-*), and the rows at seed 7 whose p99
 # animation error is below both peers'. Each set runs build/bench/compare once,
 # two at a time, with the --adaptive knobs given here.
 #
