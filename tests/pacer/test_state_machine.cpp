@@ -602,8 +602,8 @@ TEST(StateMachine, APushMakesNoGapAStutter) {
   // fresh set AA capture): over estimate_hitch_burst, so the render estimate counts them. The
   // cheap frame after the last was pushed to the vblank after a hitch's render, three periods
   // (20.8 ms) after the frame before among gaps of mostly one: a stutter by CapFrameX's rule
-  // (a gap over 2.5 x the mean of the 20 before) that no render made. push_gap_guard keeps
-  // every push within 2.5 x that mean.
+  // (a gap over 2.5 x the mean of the 20 before) that no render made. push_gap_guard (2.5)
+  // keeps every push within that.
   std::vector<Nanos> load(400, 2_ms);
   load[200] = 17_ms;
   load[201] = 27_ms;
@@ -622,7 +622,7 @@ TEST(StateMachine, APushMakesNoGapAStutter) {
     return made;
   };
   EXPECT_GT(made_stutters(0), 0);
-  EXPECT_EQ(made_stutters(2.5), 0);
+  EXPECT_EQ(made_stutters(AdaptiveConfig{}.push_gap_guard), 0);
 }
 
 TEST(StateMachine, PushGapGuardIsOffOrAtLeastOne) {
