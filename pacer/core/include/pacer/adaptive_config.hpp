@@ -372,17 +372,18 @@ struct AdaptiveConfig {
   /// most this many times before it renders.
   int max_pushes = 2;
   /// A push never plans a frame's display more than this x the mean of the last
-  /// push_gap_window gaps between shown frames after the previous frame's (on a fixed refresh: at the last vblank
-  /// within that): a longer gap is a stutter by CapFrameX's rule (over 2.5 x that mean), made
-  /// by the plan rather than by a render. A frame whose render then needs more is shown late
-  /// (an animation error, its lag caught up), as it would have been with no plan. Where a
-  /// burst of hitches turns into a storm (more than estimate_hitch_burst of them), the render
-  /// estimate jumps to a hitch's and the cheap frame after one was planned whole periods
-  /// after it: at 144 Hz a 20.8 ms gap among 6.9 ms ones. 0: off. Was off; 2.5 (the rule's
-  /// own ratio) chosen on the seen sets (rows over five seeds 20622 -> 20671, below both
-  /// peers at seed 7 4040 -> 4050; 2.0 and 2.4: 20672, 3.0: 20617, its pushes then reaching
-  /// three periods at 144 Hz), fresh set AB, written down before it was extracted, could not
-  /// tell (its 8 rows the same either way; docs/results.md, issue 11's fifty-first part).
+  /// push_gap_window gaps between shown frames after the previous frame's (on a fixed
+  /// refresh: at the last vblank within that): a longer gap is a stutter by CapFrameX's rule
+  /// (over 2.5 x that mean), made by the plan rather than by a render. A frame whose render
+  /// then needs more is shown late (an animation error, its lag caught up), as it would have
+  /// been with no plan. Where a burst of hitches turns into a storm (more than
+  /// estimate_hitch_burst of them), the render estimate jumps to a hitch's and the cheap
+  /// frame after one was planned whole periods after it: at 144 Hz a 20.8 ms gap among 6.9 ms
+  /// ones. 0: off. Was off; 2.5 (the rule's own ratio) chosen on the seen sets (rows over
+  /// five seeds 20622 -> 20671, below both peers at seed 7 4040 -> 4050; 2.0 and 2.4: 20672,
+  /// 3.0: 20617, its pushes then reaching three periods at 144 Hz); fresh set AB, written down
+  /// before it was extracted, could not tell (its 8 rows the same either way;
+  /// docs/results.md, issue 11's fifty-first part).
   double push_gap_guard = 2.5;
   /// ... the gaps that mean is taken over: CapFrameX's stutter rule reads the 20 before.
   int push_gap_window = 20;
