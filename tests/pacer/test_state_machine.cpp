@@ -836,6 +836,35 @@ TEST(StateMachine, AStallsLagIsCaughtUpWithinAFewFrames) {
   EXPECT_THROW(validate(c), std::invalid_argument);
 }
 
+TEST(StateMachine, RareStallsAreCaughtUpInOneFrameFrequentOnesOverSeveral) {
+  // 40 ms renders among 3 ms ones at 100 Hz, each shown about 20 ms late: stalls with
+  // stall_lag at 20 ms (a frame can catch 30 ms up under this harness's 40 ms step cap).
+  // Caught up within stall_catch_up_frames (3), each is four large errors (its lateness and
+  // three steps of about 6.7 ms); in one frame, two (its lateness, then a 20 ms jump). Every
+  // 250th frame (16 stalls in 4000 frames) the four put 64 frames past the run's p99 (the 39
+  // largest of 3900 errors), which is then a step; the two put 32, and the p99 is an
+  // ordinary frame's: stall_catch_up_window (2000) takes one frame while its 2000 frames hold
+  // at most 10 stalls. Every 150th frame (26 stalls) the two put 52 past it and the p99 is a
+  // jump, where the three frames' steps leave it a step: the rule keeps the three frames once
+  // the window holds more than 10 stalls, and the run's p99 is as without it.
+  const auto p99 = [](std::size_t every, int window, int frames) {
+    std::vector<Nanos> load(4000, 3_ms);
+    for (std::size_t i = 200; i < load.size(); i += every) load[i] = 40_ms;
+    const Traced t = run_tweaked([window, frames](AdaptiveConfig& c) {
+      c.stall_lag = 20_ms;
+      c.stall_catch_up_window = window;
+      c.stall_catch_up_frames = frames;
+    }, load);
+    return p99_anim_error(t.run, 100);
+  };
+  EXPECT_LT(p99(250, 2000, 3) * 2, p99(250, 0, 3));
+  EXPECT_EQ(p99(150, 2000, 3), p99(150, 0, 3));
+  EXPECT_LT(p99(150, 2000, 3) * 2, p99(150, 0, 1));
+  AdaptiveConfig c;
+  c.stall_catch_up_window = -1;
+  EXPECT_THROW(validate(c), std::invalid_argument);
+}
+
 TEST(StateMachine, ImmediateWithNoRateIsCappedAtTheAssumedRefresh) {
   PolicyConfig cfg;
   fit_to_display(cfg, parse_display("immediate").value());

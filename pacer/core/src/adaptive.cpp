@@ -754,9 +754,20 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   if (rate <= 0) rate = config_.keep_debt_catch_up;
   const Nanos within = catch_up_time();
   Nanos step = paced_step(lag_, rate, within);
-  // A stall: what is left of its lag is caught up within stall_catch_up_frames frames.
-  if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag)
+  // A stall: what is left of its lag is caught up within stall_catch_up_frames frames, or
+  // (stall_catch_up_window) within one while the stalls of the last that many frames, two
+  // large errors each (the stall's lateness, the jump), are no more than the 1% of frames
+  // whose errors a p99 passes: then neither sets it.
+  if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag) {
     stall_left_ = config_.stall_catch_up_frames;
+    if (config_.stall_catch_up_window > 0) {
+      const std::int64_t frame = frame_index();
+      while (!stall_frames_.empty() && stall_frames_.front() <= frame - config_.stall_catch_up_window)
+        stall_frames_.pop_front();
+      stall_frames_.push_back(frame);
+      if (static_cast<std::int64_t>(stall_frames_.size()) * 2 <= config_.stall_catch_up_window / 100) stall_left_ = 1;
+    }
+  }
   // VRR: a run of late frames, misses_to_widen or more one after another (a lasting
   // change's mark, as the widen rule reads it; hitches in a burst come and go), that piled
   // up stall_run_lag: the same, once the run ends (elsewhere the catch-up pace is slow

@@ -38,6 +38,7 @@
 #include <array>
 #include <optional>
 #include <string_view>
+#include <deque>
 #include <vector>
 
 #include "pacer/adaptive_config.hpp"
@@ -288,6 +289,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   bool off_thread_ = false;  ///< renders run on a render thread (set_render_off_thread)
   Nanos render_free_{0};     ///< off thread: when the render thread is expected to be done with the current frame
   int stall_left_ = 0;       ///< frames left to catch a stall's lag up in
+  std::deque<std::int64_t> stall_frames_;  ///< stall_catch_up_window: the recent stalls' frames
   Nanos run_add_{0};         ///< lag added by the current run of late frames (stall_run_lag)
   int run_frames_ = 0;       ///< late frames in that run
   std::vector<Nanos> gap_ring_;     ///< push_gap_guard: the last push_gap_window gaps between shown frames

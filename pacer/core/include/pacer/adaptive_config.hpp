@@ -255,6 +255,12 @@ struct AdaptiveConfig {
   /// docs/results.md, issue 11's nineteenth part).
   Nanos stall_lag{100'000'000};
   int stall_catch_up_frames = 3;
+  /// ... or within one frame while the stalls of the last this many frames (this one
+  /// included) are at most 1% of them over two: caught up in one frame, each stall is two
+  /// large errors (its own lateness, then the jump), and while they are that few the run's
+  /// p99 passes them all; more stalls than that set the p99 anyway, and then the smaller
+  /// errors of stall_catch_up_frames frames set a lower one. 0: off.
+  int stall_catch_up_window = 0;
   /// ... and so is a run of late frames (each adding catch_up_late x the interval of lag or
   /// more, one after another) that adds this much or more in all: a lasting change of cost
   /// (a level loads heavier) misses several frames before the interval widens, and its lag
@@ -652,7 +658,8 @@ struct AdaptiveConfig {
 /// outside [1, 32], pipeline_frames above 15, shallow_pipeline outside [1, 15], non-finite
 /// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1,
 /// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
-/// max_lag, a negative stall_lag, stall_run_lag or stall_catch_up_frames, vrr_ceiling_lead
+/// max_lag, a negative stall_lag, stall_run_lag, stall_catch_up_frames or
+/// stall_catch_up_window, vrr_ceiling_lead
 /// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, mixed_lead_floor_percentile
 /// outside [0, 100], vrr_noise_sigmas outside [0, 10], vrr_median_error outside [1, 3],
 /// vrr_hold_bank outside [0, 10000], a negative pile_catch_up_lag or a pile_catch_up_within
