@@ -857,6 +857,7 @@ TEST(StateMachine, RareStallsAreCaughtUpInOneFrameFrequentOnesOverSeveral) {
     }, load);
     return p99_anim_error(t.run, 100);
   };
+  EXPECT_EQ(AdaptiveConfig{}.stall_catch_up_window, 1000);
   EXPECT_LT(p99(250, 2000, 3) * 2, p99(250, 0, 3));
   EXPECT_EQ(p99(150, 2000, 3), p99(150, 0, 3));
   EXPECT_LT(p99(150, 2000, 3) * 2, p99(150, 0, 1));

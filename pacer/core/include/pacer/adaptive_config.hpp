@@ -259,8 +259,12 @@ struct AdaptiveConfig {
   /// included) are at most 1% of them over two: caught up in one frame, each stall is two
   /// large errors (its own lateness, then the jump), and while they are that few the run's
   /// p99 passes them all; more stalls than that set the p99 anyway, and then the smaller
-  /// errors of stall_catch_up_frames frames set a lower one. 0: off.
-  int stall_catch_up_window = 0;
+  /// errors of stall_catch_up_frames frames set a lower one. 0: off. Was off; 1000 (as
+  /// catch_up_p99_window) chosen on the seen sets, after fresh set AB's 13 stalls of about
+  /// 220 ms put its p99 on the three frames' steps (rows over five seeds 20676 -> 20699, 2000
+  /// the same; set AB 5 -> 15), and confirmed on the held-out half as written down before it
+  /// was run (1099 -> 1099 rows; docs/results.md, issue 11's fifty-second part).
+  int stall_catch_up_window = 1000;
   /// ... and so is a run of late frames (each adding catch_up_late x the interval of lag or
   /// more, one after another) that adds this much or more in all: a lasting change of cost
   /// (a level loads heavier) misses several frames before the interval widens, and its lag
