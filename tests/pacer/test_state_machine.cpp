@@ -432,14 +432,23 @@ TEST(StateMachine, LagPiledUpByAStormIsCaughtUpBeforeItIsDropped) {
   EXPECT_THROW(validate(c), std::invalid_argument);
 }
 
-TEST(StateMachine, MixedLeadRatioQueuedIsOffOrAtLeastOne) {
+namespace {
+
+/// A factor that is 0 (off) or at least 1: 0.5 is refused, 0 and `accepted` are not.
+void expect_off_or_at_least_one(double AdaptiveConfig::*field, double accepted) {
   AdaptiveConfig c;
-  c.mixed_lead_ratio_queued = 0.5;
+  c.*field = 0.5;
   EXPECT_THROW(validate(c), std::invalid_argument);
-  c.mixed_lead_ratio_queued = 0;
+  c.*field = 0;
   EXPECT_NO_THROW(validate(c));
-  c.mixed_lead_ratio_queued = 1;
+  c.*field = accepted;
   EXPECT_NO_THROW(validate(c));
+}
+
+}  // namespace
+
+TEST(StateMachine, MixedLeadRatioQueuedIsOffOrAtLeastOne) {
+  expect_off_or_at_least_one(&AdaptiveConfig::mixed_lead_ratio_queued, 1);
 }
 
 TEST(StateMachine, FollowMeanThenLeaveMixedWhenTheLoadDrops) {
@@ -626,13 +635,8 @@ TEST(StateMachine, APushMakesNoGapAStutter) {
 }
 
 TEST(StateMachine, PushGapGuardIsOffOrAtLeastOne) {
+  expect_off_or_at_least_one(&AdaptiveConfig::push_gap_guard, 2.5);
   AdaptiveConfig c;
-  c.push_gap_guard = 0.5;
-  EXPECT_THROW(validate(c), std::invalid_argument);
-  c.push_gap_guard = 0;
-  EXPECT_NO_THROW(validate(c));
-  c.push_gap_guard = 2.5;
-  EXPECT_NO_THROW(validate(c));
   c.push_gap_window = 0;
   EXPECT_THROW(validate(c), std::invalid_argument);
 }

@@ -571,10 +571,7 @@ void AdaptivePolicy::plan_next_frame() {
   if (config_.push_gap_guard > 0) {  // the recent gaps between shown frames
     if (shown_once_) {
       const Nanos gap = shown - shown_prev_;
-      const auto window = static_cast<std::size_t>(config_.push_gap_window);
-      if (gap_ring_.size() == window) gap_sum_ -= gap_ring_[gap_next_];
-      gap_sum_ += gap;
-      push_ring(gap_ring_, gap_next_, window, gap);
+      push_ring(gap_ring_, gap_next_, static_cast<std::size_t>(config_.push_gap_window), gap);
     }
     shown_once_ = true;
   }
@@ -645,7 +642,9 @@ Action AdaptivePolicy::display_next(Nanos now) {
       // No further than push_gap_guard x the recent mean gap after the previous frame: a
       // gap the plan makes is then no stutter (a longer render is shown late instead).
       if (config_.push_gap_guard > 0 && !gap_ring_.empty()) {
-        const Nanos mean = gap_sum_ / static_cast<std::int64_t>(gap_ring_.size());
+        Nanos sum{0};
+        for (const Nanos g : gap_ring_) sum += g;
+        const Nanos mean = sum / static_cast<std::int64_t>(gap_ring_.size());
         Nanos most = shown_prev_ + scale(mean, config_.push_gap_guard);
         if (on_grid()) most = grid_at_or_after(most - period_ + Nanos{1});  // the last vblank within
         target = std::min(target, most);
@@ -757,7 +756,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // A stall: what is left of its lag is caught up within stall_catch_up_frames frames, or
   // (stall_catch_up_window) within one while the stalls of the last that many frames, two
   // large errors each (the stall's lateness, the jump), are no more than the 1% of frames
-  // whose errors a p99 passes: then neither sets it.
+  // whose errors a p99 passes: then none of them sets it.
   if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag) {
     stall_left_ = config_.stall_catch_up_frames;
     if (config_.stall_catch_up_window > 0) {

@@ -294,7 +294,6 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   int run_frames_ = 0;       ///< late frames in that run
   std::vector<Nanos> gap_ring_;     ///< push_gap_guard: the last push_gap_window gaps between shown frames
   std::size_t gap_next_ = 0;
-  Nanos gap_sum_{0};
   bool shown_once_ = false;
   std::vector<Nanos> err_ring_;     ///< catch_up_p99: recent frames' |animation error|
   std::size_t err_next_ = 0;
