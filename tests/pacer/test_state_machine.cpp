@@ -1112,3 +1112,30 @@ TEST(StateMachine, AFrameLateAfterAnIntervalChangeCountsTheInFlightFramesAsPlann
   EXPECT_EQ(old_stutters, 7) << "the old floor's three-period gap";
   EXPECT_TRUE(AdaptiveConfig{}.late_floor_in_flight);
 }
+
+TEST(StateMachine, ACatchUpTheStepCapCutsShortStaysLag) {
+  // A 200 ms stall among 3 ms renders at 100 Hz, then 22 ms renders (a heavier scene): the
+  // stall's lag (about 190 ms) is caught up in one frame as far as the 40 ms step cap lets
+  // one frame simulate, then in the next, and the heavy frames are pushed a period later
+  // after their catch-up was planned, so their updates reach the cap short of their world.
+  // Off, that shortfall is dropped as debt; on, it stays lag, and the frames after catch it
+  // up: nothing is dropped and the world is back on time.
+  std::vector<Nanos> load(900, 3_ms);
+  load[300] = 200_ms;
+  for (std::size_t i = 301; i < load.size(); ++i) load[i] = 22_ms;
+  const auto run_with = [&load](bool keep) {
+    return run_tweaked([keep](AdaptiveConfig& c) {
+      c.stall_lag = 20_ms;
+      c.step_cap_keeps_lag = keep;
+    }, load).run;
+  };
+  // How far the world shown runs behind the display at record i, less what was dropped.
+  const auto behind = [](const SimRun& r, std::size_t i) {
+    return *r.records[i].display - r.records[i].animation_time - dropped_in(r, 0, i + 1);
+  };
+  const SimRun off = run_with(false), on = run_with(true);
+  EXPECT_GT(dropped_in(off), 30_ms);  // 35 ms, over frames 308-311
+  EXPECT_EQ(dropped_in(on), Nanos::zero());
+  EXPECT_EQ(behind(off, 299), Nanos::zero());
+  EXPECT_LT(std::chrono::abs(behind(on, 899)), 1_ms);
+}

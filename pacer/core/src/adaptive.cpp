@@ -619,6 +619,17 @@ Action AdaptivePolicy::display_next(Nanos now) {
         frame_.update_started = now;
         return Action{ActionKind::update, sim_.step, Nanos::zero()};
       }
+      // The cap cut this frame's catch-up short (a push moved its display after the
+      // catch-up was planned): with step_cap_keeps_lag that share stays lag, caught up by
+      // the frames after, rather than dropped. Not under the spiral guard (updates that
+      // cannot keep up with real time drop their debt), nor on VRR (AdaptiveConfig).
+      if (config_.step_cap_keeps_lag && !spiral_ && !vrr() && sim_.debt == DebtPolicy::discard) {
+        const Nanos back = std::min(caught_, world_target() - clock_.current());
+        if (back > Nanos::zero()) {
+          lag_ += back;
+          caught_ -= back;
+        }
+      }
       hit_step_cap();
     }
     measure_busy(now);
@@ -717,6 +728,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // The current frame shows the world of display_cur_ - lag_ at `shown`: the next one
   // continues from there, then catches up a bounded step per frame.
   const Nanos added = std::max(shown - display_cur_, Nanos::zero());  // this frame's lateness
+  caught_ = Nanos::zero();
   if (config_.catch_up_p99 && vrr()) {
     // This frame's animation error: how much more its world advanced than its display.
     const Nanos world = display_cur_ - lag_;
@@ -794,7 +806,8 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     else --stall_left_;
     step = std::max(step, want);
   }
-  lag_ -= std::min(lag_, step);
+  caught_ = std::min(lag_, step);
+  lag_ -= caught_;
 }
 
 Nanos AdaptivePolicy::paced_step(Nanos lag, double rate, Nanos within) const {

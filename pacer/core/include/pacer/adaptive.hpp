@@ -300,6 +300,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos world_prev_{Nanos::min()};  ///< the world the previous frame showed (min: none yet)
   mutable std::vector<Nanos> p99_scratch_;
   Nanos lag_{0};             ///< the world shown runs this far behind the display (late frames)
+  Nanos caught_{0};          ///< the lag this frame's updates catch up (absorb_lag's step)
   // The catch-up's pace (absorb_lag): bursts of late frames, how often, how much lag.
   Nanos last_late_{Nanos::min()};  ///< when the last late frame was shown (min: none yet)
   Nanos burst_start_{0};            ///< when the current burst's first late frame was shown

@@ -265,6 +265,16 @@ struct AdaptiveConfig {
   /// the same; set AB 5 -> 15), and confirmed on the held-out half as written down before it
   /// was run (1099 -> 1099 rows; docs/results.md, issue 11's fifty-second part).
   int stall_catch_up_window = 1000;
+  /// A frame whose updates reach the step cap before its catch-up is done keeps the part of
+  /// this frame's catch-up it could not simulate as lag, for the frames after to catch up,
+  /// rather than dropping it as debt. It happens after a stall caught up in one frame (the
+  /// catch-up is planned up to the cap, then a push moves the frame's display a period
+  /// later: the held-out level-load x1.0 rows dropped 25-42 ms more that way). Not under the spiral
+  /// guard (updates that cannot keep up with real time drop their debt), and any other
+  /// debt past the cap is dropped as before. Not on VRR: there the kept lag joins the next
+  /// late run's, whose catch-up jumps (catch_up_p99), and on the seen sets it met 8 rows
+  /// fewer (VRR storm rows' p99 up to 3x). Off: dropped.
+  bool step_cap_keeps_lag = false;
   /// ... and so is a run of late frames (each adding catch_up_late x the interval of lag or
   /// more, one after another) that adds this much or more in all: a lasting change of cost
   /// (a level loads heavier) misses several frames before the interval widens, and its lag
