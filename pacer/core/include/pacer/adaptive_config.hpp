@@ -269,9 +269,9 @@ struct AdaptiveConfig {
   /// this frame's catch-up it could not simulate as lag, for the frames after to catch up,
   /// rather than dropping it as debt. It happens after a stall caught up in one frame (the
   /// catch-up is planned up to the cap, then a push moves the frame's display a period
-  /// later: the held-out level-load x1.0 rows dropped 25-42 ms more that way). Not under the spiral
-  /// guard (updates that cannot keep up with real time drop their debt), and any other
-  /// debt past the cap is dropped as before. Not on VRR: there the kept lag joins the next
+  /// later: the held-out level-load x1.0 rows dropped 25-42 ms more that way). Not under
+  /// the spiral guard (updates that cannot keep up with real time drop their debt), and any
+  /// other debt past the cap is dropped as before. Not on VRR: there the kept lag joins the next
   /// late run's, whose catch-up jumps (catch_up_p99), and on the seen sets it met 8 rows
   /// fewer (VRR storm rows' p99 up to 3x). Off: dropped. Was off; on since issue 11's
   /// fifty-third part: on the seen sets (tuning half, sets A-AB, eight probes) 20699 ->
