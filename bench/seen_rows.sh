@@ -12,7 +12,8 @@
 #   traces/fresh* and traces/probe* folder; until issue 11's forty-fourth part it was fresh,
 #   fresh-b ... fresh-r, and the parts since 22 pass their own lists); COMPARE: the binary
 #   (default build/bench/compare, built if missing).
-# Prints a line per set, then the totals. Exit 0 when every run succeeds; 2 on a usage error;
+# Prints a line per set, then the totals, then the world time adaptive dropped at seed 7 over
+# every row (criterion 5's measure, summed). Exit 0 when every run succeeds; 2 on a usage error;
 # 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -81,3 +82,8 @@ while read -r name rest; do
   printf '%-10s rows over five seeds %5d   below both peers at seed 7 %4d\n' "$name" "$rows" "$below"
 done < "$jobs_file"
 printf '%-10s rows over five seeds %5d   below both peers at seed 7 %4d\n' "all" "$total" "$below_total"
+# The world time adaptive dropped at seed 7, from the runs' CSVs (columns found by name).
+while read -r name rest; do cat "$out/$name.csv"; done < "$jobs_file" |
+  awk -F, '$1 == "workload" {for (i = 1; i <= NF; i++) col[$i] = i; next}
+           $col["policy"] == "adaptive" {n++; ms += $col["dropped_ms"]; if ($col["dropped_ms"] > 0) d++}
+           END {printf "%-10s adaptive dropped %.1f s of world time at seed 7, in %d of its %d rows\n", "all", ms / 1000, d, n}'
