@@ -16,6 +16,11 @@ void validate(const AdaptiveConfig& c) {
       config_error(std::string{"AdaptiveConfig::"} + std::string{field}, ">= " + std::to_string(least),
                    format_value(value));
   };
+  const auto within = [](std::string_view field, std::int64_t value, std::int64_t least, std::int64_t most) {
+    if (value < least || value > most)
+      config_error(std::string{"AdaptiveConfig::"} + std::string{field},
+                   "in [" + std::to_string(least) + ", " + std::to_string(most) + "]", format_value(value));
+  };
   const auto nanos = [&](std::string_view field, Nanos value, bool positive) {
     if (value < Nanos::zero() || (positive && value == Nanos::zero()) || value > hour)
       config_error(std::string{"AdaptiveConfig::"} + std::string{field},
@@ -78,8 +83,7 @@ void validate(const AdaptiveConfig& c) {
   real("mixed_leave_share", c.mixed_leave_share, c.mixed_leave_share >= 0.0 && c.mixed_leave_share <= 1.0, "in [0, 1]");
   at_least("max_pushes", c.max_pushes, 0);
   real("push_gap_guard", c.push_gap_guard, c.push_gap_guard == 0.0 || c.push_gap_guard >= 1.0, "0 or >= 1");
-  if (c.push_gap_window < 1 || c.push_gap_window > 1024)
-    config_error("AdaptiveConfig::push_gap_window", "in [1, 1024]", format_value(std::int64_t{c.push_gap_window}));
+  within("push_gap_window", c.push_gap_window, 1, 1024);
   nanos("max_lag", c.max_lag, false);
   nanos("max_pile_lag", c.max_pile_lag, false);
   nanos("stall_lag", c.stall_lag, false);
@@ -125,8 +129,7 @@ void validate(const AdaptiveConfig& c) {
   real("vrr_predict_gain", c.vrr_predict_gain, c.vrr_predict_gain >= 0.0 && c.vrr_predict_gain <= 2.0, "in [0, 2]");
   real("vrr_predict_clamp", c.vrr_predict_clamp, c.vrr_predict_clamp >= 0.0 && c.vrr_predict_clamp <= 1.0, "in [0, 1]");
   at_least("vrr_refollow_frames", c.vrr_refollow_frames, 0);
-  if (c.vrr_predict_window < 16 || c.vrr_predict_window > 4096)
-    config_error("AdaptiveConfig::vrr_predict_window", "in [16, 4096]", format_value(std::int64_t{c.vrr_predict_window}));
+  within("vrr_predict_window", c.vrr_predict_window, 16, 4096);
   real("vrr_refollow_share", c.vrr_refollow_share, c.vrr_refollow_share > 0.0 && c.vrr_refollow_share <= 1.0, "in (0, 1]");
   real("vrr_ceiling_lead", c.vrr_ceiling_lead, c.vrr_ceiling_lead >= 0.0 && c.vrr_ceiling_lead <= 15.0, "in [0, 15]");
   real("mixed_hold_budget", c.mixed_hold_budget, c.mixed_hold_budget >= 0.0 && c.mixed_hold_budget < 1.0, "in [0, 1)");
