@@ -44,6 +44,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -645,9 +646,9 @@ int main(int argc, char** argv) {
     app.add_option("--adaptive", knobs, "tuning: set an AdaptiveConfig field for this run (NAME=VALUE, times in ms)")
         ->type_name("NAME=VALUE");
     if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
+    pacer::AdaptiveConfig probe;  // the knobs together, checked as the policy will check them
     for (const auto& k : knobs) {
       const auto eq = k.find('=');
-      pacer::AdaptiveConfig probe;
       // A decimal number, checked as every flag's (finite, no hex, no trailing text).
       if (eq == std::string::npos || !fpcli::check_real(k.substr(eq + 1), -1e18, 1e18).empty())
         return usage("--adaptive: '" + k + "' is not NAME=NUMBER (a decimal number)");
@@ -656,6 +657,11 @@ int main(int argc, char** argv) {
         return usage("--adaptive: '" + k + "' is not a known NAME=NUMBER");
       g_knobs.emplace_back(k.substr(0, eq), value);
       knobs_given += ' ' + k;  // as given, for the page's command
+    }
+    try {
+      pacer::validate(probe);
+    } catch (const std::invalid_argument& e) {
+      return usage(std::string{"--adaptive: "} + e.what());
     }
     out_given = app.count("--out") > 0;
   }

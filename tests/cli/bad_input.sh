@@ -263,6 +263,7 @@ t 2 $C "--traces: '/nonexistent' is not a folder" --traces /nonexistent
 t 2 $C "--frames: 100 is out of range [200, 1000000]" --frames 100
 t 2 $C "--adaptive: 'widen_factor=0x2' is not NAME=NUMBER" --traces one_trace --adaptive widen_factor=0x2
 t 2 $C "--adaptive: 'widen_factor=2abc' is not NAME=NUMBER" --traces one_trace --adaptive widen_factor=2abc
+t 2 $C "--adaptive: AdaptiveConfig::vrr_predict_window must be in [16, 4096], got 8" --traces one_trace --adaptive vrr_predict_window=8
 t 2 $C "--frames: 'abc' is not a whole number" --frames abc
 t 2 $C "--seed: -1 is out of range" --seed -1
 t 2 $C "--other-seeds: 1e9 is out of range [0, 1000]" --other-seeds 1e9
