@@ -376,6 +376,8 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_predict_on_immediate") c.vrr_predict_on_immediate = v != 0;
   else if (name == "vrr_lfc_follow") c.vrr_lfc_follow = v;
   else if (name == "vrr_catch_up") c.vrr_catch_up = v;
+  else if (name == "vrr_pile_keep_pace") c.vrr_pile_keep_pace = v;
+  else if (name == "vrr_pile_keep_ms") c.vrr_pile_keep = ms();
   else if (name == "vrr_lead_percentile") c.vrr_lead_percentile = v;
   else if (name == "vrr_hold_budget") c.vrr_hold_budget = v;
   else if (name == "mixed_hold_budget") c.mixed_hold_budget = v;

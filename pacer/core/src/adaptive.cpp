@@ -747,9 +747,18 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   double rate = config_.catch_up;
   if (sim_.debt == DebtPolicy::discard && rate > 0) {
     // Dropped: a stall's lateness beyond max_lag (as the stall clamp drops it), and lag piled
-    // up by many late frames beyond max_pile_lag (0: beyond max_lag, however it came).
+    // up by many late frames beyond max_pile_lag (0: beyond max_lag, however it came). On
+    // VRR up to vrr_pile_keep of such a pile's excess is kept apart instead (pile_kept_), to
+    // be caught up at vrr_pile_keep_pace, outside every rule below.
     const Nanos pile = config_.max_pile_lag > Nanos::zero() ? config_.max_pile_lag : config_.max_lag;
-    const Nanos excess = std::max(added - config_.max_lag, lag_ - pile);
+    const Nanos stall_excess = added - config_.max_lag;
+    const Nanos pile_excess = lag_ - pile_kept_ - pile;
+    Nanos excess = std::max(stall_excess, pile_excess);
+    if (excess > Nanos::zero() && pile_excess >= stall_excess && vrr() && config_.vrr_pile_keep > Nanos::zero()) {
+      const Nanos keep = std::clamp(config_.vrr_pile_keep - pile_kept_, Nanos::zero(), excess);
+      pile_kept_ += keep;
+      excess -= keep;
+    }
     if (excess > Nanos::zero()) {
       clock_.drop(excess);
       note_dropped(excess);
@@ -760,8 +769,12 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     clock_.drop(lag_);
     note_dropped(lag_);
     lag_ = Nanos::zero();
+    pile_kept_ = Nanos::zero();
     return;
   }
+  // The kept pile is left out of every rule below (paced, stall and jump steps alike), and
+  // caught up on its own at the end.
+  lag_ -= pile_kept_;
   if (rate <= 0) rate = config_.keep_debt_catch_up;
   const Nanos within = catch_up_time();
   Nanos step = paced_step(lag_, rate, within);
@@ -808,6 +821,14 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   }
   caught_ = std::min(lag_, step);
   lag_ -= caught_;
+  if (pile_kept_ > Nanos::zero()) {
+    // vrr_pile_keep_pace of the interval a frame: the world runs that much fast until it is
+    // back, a small error in each frame where a jump is a large one in a few.
+    const Nanos slow = std::min(pile_kept_, std::max(scale(interval_, config_.vrr_pile_keep_pace), Nanos{1}));
+    pile_kept_ -= slow;
+    caught_ += slow;
+  }
+  lag_ += pile_kept_;
 }
 
 Nanos AdaptivePolicy::paced_step(Nanos lag, double rate, Nanos within) const {

@@ -122,6 +122,9 @@ void validate(const AdaptiveConfig& c) {
   real("vrr_median_error", c.vrr_median_error, c.vrr_median_error >= 1.0 && c.vrr_median_error <= 3.0, "in [1, 3]");
   real("vrr_lfc_follow", c.vrr_lfc_follow, c.vrr_lfc_follow >= 0.0, ">= 0");
   real("vrr_catch_up", c.vrr_catch_up, c.vrr_catch_up >= 0.0 && c.vrr_catch_up <= 1.0, "in [0, 1]");
+  nanos("vrr_pile_keep", c.vrr_pile_keep, false);
+  real("vrr_pile_keep_pace", c.vrr_pile_keep_pace, c.vrr_pile_keep_pace > 0.0 && c.vrr_pile_keep_pace <= 1.0,
+       "in (0, 1]");
   real("vrr_lead_percentile", c.vrr_lead_percentile, c.vrr_lead_percentile > 0.0 && c.vrr_lead_percentile <= 100.0,
        "in (0, 100]");
   real("vrr_hold_budget", c.vrr_hold_budget, c.vrr_hold_budget >= 0.0 && c.vrr_hold_budget < 1.0, "in [0, 1)");

@@ -299,6 +299,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   std::size_t err_next_ = 0;
   Nanos world_prev_{Nanos::min()};  ///< the world the previous frame showed (min: none yet)
   mutable std::vector<Nanos> p99_scratch_;
+  Nanos pile_kept_{0};       ///< the part of lag_ kept past max_pile_lag (vrr_pile_keep), caught up slowly
   Nanos lag_{0};             ///< the world shown runs this far behind the display (late frames)
   Nanos caught_{0};          ///< the lag this frame's updates catch up (absorb_lag's step)
   // The catch-up's pace (absorb_lag): bursts of late frames, how often, how much lag.
