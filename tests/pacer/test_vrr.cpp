@@ -51,6 +51,24 @@ Nanos dropped_alternating(std::size_t frames, Tweak tweak) {
   return dropped_in(run(p, vrr_48_144(), load).run);
 }
 
+/// 5 ms renders, every fourth of frames [from, to) `late` long (a shader-compile storm),
+/// and a 400 ms render at `stall`.
+std::vector<Nanos> storm_then_stall(std::size_t frames, std::size_t from, std::size_t to, Nanos late,
+                                   std::size_t stall) {
+  std::vector<Nanos> load(frames, 5_ms);
+  for (std::size_t i = from; i < to; i += 4) load[i] = late;
+  load[stall] = 400_ms;
+  return load;
+}
+
+/// step_5 with a step cap of 0.25 s per frame, as in bench/compare, so that only the lag
+/// rules drop time.
+FixedStepConfig step_5_capped() {
+  FixedStepConfig sim = step_5();
+  sim.max_steps_per_frame = 50;
+  return sim;
+}
+
 /// `load` on VRR 48-144 with vrr_hold_budget = `budget`; `below`, when given, says whether
 /// the interval ended below the panel's range.
 Traced run_hold_budget(const std::vector<Nanos>& load, double budget, bool* below = nullptr) {
@@ -230,11 +248,13 @@ TEST(Vrr, RoutineLatenessIsCaughtUpAtVrrCatchUp) {
   // max_lag (max_pile_lag 0), the excess is dropped; vrr_catch_up = 0.5 catches half the lag
   // per frame and drops nothing (at a cost in animation error: the tuning half met fewer rows
   // with it, so it is off by default). The default max_pile_lag (1 s) lets this pile be
-  // caught up too: nothing is dropped in these 900 frames.
+  // caught up too: nothing is dropped in these 900 frames. (vrr_pile_keep off throughout: it
+  // would keep the excess past the pile too.)
   const auto dropped = [](double vrr_catch_up, Nanos pile) {
     return dropped_alternating(900, [vrr_catch_up, pile](AdaptiveConfig& c) {
       c.vrr_catch_up = vrr_catch_up;
       c.max_pile_lag = pile;
+      c.vrr_pile_keep = 0_ms;
     });
   };
   EXPECT_GT(dropped(0, 0_ms), 0_ms);
@@ -373,14 +393,12 @@ TEST(Vrr, APileOfLateFramesIsCaughtUpUpToMaxPileLagAndAStallIsStillDropped) {
   // per frame, as in bench/compare, so that only the lag rules drop time. Measured: the storm
   // dropped 329 ms without and 0 with; the stall 157 and 145 ms.)
   EXPECT_EQ(AdaptiveConfig{}.max_pile_lag, 1000_ms);
-  std::vector<Nanos> load(3000, 5_ms);
-  for (std::size_t i = 300; i < 380; i += 4) load[i] = 40_ms;
-  load[2000] = 400_ms;
-  FixedStepConfig sim = step_5();
-  sim.max_steps_per_frame = 50;
+  const std::vector<Nanos> load = storm_then_stall(3000, 300, 380, 40_ms, 2000);
+  const FixedStepConfig sim = step_5_capped();
   const auto dropped = [&](Nanos pile, std::size_t from, std::size_t to) {
     AdaptiveConfig cfg = config_for(vrr_48_144());
     cfg.max_pile_lag = pile;
+    cfg.vrr_pile_keep = 0_ms;  // max_pile_lag's own rule (vrr_pile_keep: the next test)
     AdaptivePolicy p{cfg, sim};
     return dropped_in(run(p, vrr_48_144(), load).run, from, to);
   };
@@ -402,11 +420,9 @@ TEST(Vrr, APilePastMaxPileLagIsKeptAndCaughtUpAtItsOwnPace) {
   // dropped, no frame after the storm jumps by more than without it plus that step, and the
   // world is back on time long before a 400 ms stall, whose lateness beyond max_lag is still
   // dropped. (Step cap 0.25 s per frame, as in bench/compare.)
-  std::vector<Nanos> load(4000, 5_ms);
-  for (std::size_t i = 300; i < 700; i += 4) load[i] = 45_ms;
-  load[3500] = 400_ms;
-  FixedStepConfig sim = step_5();
-  sim.max_steps_per_frame = 50;
+  EXPECT_EQ(AdaptiveConfig{}.vrr_pile_keep, 1000_ms);
+  const std::vector<Nanos> load = storm_then_stall(4000, 300, 700, 45_ms, 3500);
+  const FixedStepConfig sim = step_5_capped();
   struct Out {
     Nanos storm_dropped, stall_dropped, largest_after, widest, lag_at_end;
   };
@@ -470,9 +486,13 @@ TEST(Vrr, RoutineLatenessIsCaughtUpWithinVrrCatchUpWithin) {
   // VRR bounds the catch-up by vrr_catch_up_within (4 s), where a fixed-refresh display has no
   // bound by default (catch_up_within 0: catch_up's pace until late frames recur): lateness
   // is routine on VRR and its lags would pile up past max_lag. Renders alternating 7 and
-  // 12 ms leave lag every other frame; without the bound more of it is dropped.
+  // 12 ms leave lag every other frame; without the bound more of it is dropped (with
+  // vrr_pile_keep off: on, it keeps that excess too, and neither drops any).
   const auto dropped = [](Nanos within) {
-    return dropped_alternating(1500, [within](AdaptiveConfig& c) { c.vrr_catch_up_within = within; });
+    return dropped_alternating(1500, [within](AdaptiveConfig& c) {
+      c.vrr_catch_up_within = within;
+      c.vrr_pile_keep = 0_ms;
+    });
   };
   EXPECT_EQ(AdaptiveConfig{}.catch_up_within, 0_ms);
   EXPECT_GT(AdaptiveConfig{}.vrr_catch_up_within, 0_ms);
