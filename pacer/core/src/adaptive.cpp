@@ -725,13 +725,13 @@ Nanos AdaptivePolicy::catch_up_time() const {
 }
 
 void AdaptivePolicy::absorb_lag(Nanos shown) {
-  // The current frame shows the world of display_cur_ - lag_ at `shown`: the next one
-  // continues from there, then catches up a bounded step per frame.
+  // The current frame shows the world of display_cur_ - lag_ - pile_kept_ at `shown`: the
+  // next one continues from there, then catches up a bounded step per frame.
   const Nanos added = std::max(shown - display_cur_, Nanos::zero());  // this frame's lateness
   caught_ = Nanos::zero();
   if (config_.catch_up_p99 && vrr()) {
     // This frame's animation error: how much more its world advanced than its display.
-    const Nanos world = display_cur_ - lag_;
+    const Nanos world = display_cur_ - lag_ - pile_kept_;
     if (world_prev_ != Nanos::min()) {
       const Nanos error = (world - world_prev_) - (shown - shown_prev_);
       detail::push_ring(err_ring_, err_next_, static_cast<std::size_t>(config_.catch_up_p99_window),
@@ -743,20 +743,21 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     lag_ += added;
     note_lag(shown, added);
   }
-  if (lag_ <= Nanos::zero()) return;
+  if (lag_ + pile_kept_ <= Nanos::zero()) return;
   double rate = config_.catch_up;
   if (sim_.debt == DebtPolicy::discard && rate > 0) {
     // Dropped: a stall's lateness beyond max_lag (as the stall clamp drops it), and lag piled
     // up by many late frames beyond max_pile_lag (0: beyond max_lag, however it came). On
-    // VRR up to vrr_pile_keep of such a pile's excess is kept apart instead (pile_kept_), to
-    // be caught up at vrr_pile_keep_pace, outside every rule below.
+    // VRR up to vrr_pile_keep of such a pile's excess moves to pile_kept_ instead, out of
+    // every rule below, to be caught up at vrr_pile_keep_pace.
     const Nanos pile = config_.max_pile_lag > Nanos::zero() ? config_.max_pile_lag : config_.max_lag;
     const Nanos stall_excess = added - config_.max_lag;
-    const Nanos pile_excess = lag_ - pile_kept_ - pile;
+    const Nanos pile_excess = lag_ - pile;
     Nanos excess = std::max(stall_excess, pile_excess);
     if (excess > Nanos::zero() && pile_excess >= stall_excess && vrr() && config_.vrr_pile_keep > Nanos::zero()) {
       const Nanos keep = std::clamp(config_.vrr_pile_keep - pile_kept_, Nanos::zero(), excess);
       pile_kept_ += keep;
+      lag_ -= keep;
       excess -= keep;
     }
     if (excess > Nanos::zero()) {
@@ -766,15 +767,12 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     }
   }
   if (rate <= 0 && sim_.debt == DebtPolicy::discard) {
-    clock_.drop(lag_);
-    note_dropped(lag_);
+    clock_.drop(lag_ + pile_kept_);
+    note_dropped(lag_ + pile_kept_);
     lag_ = Nanos::zero();
     pile_kept_ = Nanos::zero();
     return;
   }
-  // The kept pile is left out of every rule below (paced, stall and jump steps alike), and
-  // caught up on its own at the end.
-  lag_ -= pile_kept_;
   if (rate <= 0) rate = config_.keep_debt_catch_up;
   const Nanos within = catch_up_time();
   Nanos step = paced_step(lag_, rate, within);
@@ -822,13 +820,13 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   caught_ = std::min(lag_, step);
   lag_ -= caught_;
   if (pile_kept_ > Nanos::zero()) {
-    // vrr_pile_keep_pace of the interval a frame: the world runs that much fast until it is
-    // back, a small error in each frame where a jump is a large one in a few.
+    // The kept pile, which none of the steps above sees: vrr_pile_keep_pace of the interval
+    // a frame, the world running that much fast until it is back, a small error in each
+    // frame where a jump is a large one in a few.
     const Nanos slow = std::min(pile_kept_, std::max(scale(interval_, config_.vrr_pile_keep_pace), Nanos{1}));
     pile_kept_ -= slow;
     caught_ += slow;
   }
-  lag_ += pile_kept_;
 }
 
 Nanos AdaptivePolicy::paced_step(Nanos lag, double rate, Nanos within) const {

@@ -91,7 +91,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// Current render-time estimate (longest recent render + margin).
   Nanos render_estimate() const { return lead_; }
   /// How far the world shown lags its display time after late frames (caught up per catch_up).
-  Nanos lag() const { return lag_; }
+  Nanos lag() const { return lag_ + pile_kept_; }
   /// True on a VRR panel (AdaptiveConfig::vrr_max_period > 0 and no fixed refresh).
   bool vrr() const { return config_.vrr_max_period > Nanos::zero() && config_.refresh_period <= Nanos::zero(); }
   /// VRR below the panel's minimum rate: it repeats frames (low-framerate compensation).
@@ -123,7 +123,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// frame's present, so its planned display leaves the render estimate after that.
   void on_set_render_off_thread(bool on) override { off_thread_ = on; }
   Nanos frame_interval() const override { return mode_ == Mode::display ? planned_gap_ : interval_; }
-  Nanos world_target() const override { return frame_end_ - clock_.dropped() - lag_; }
+  Nanos world_target() const override { return frame_end_ - clock_.dropped() - lag_ - pile_kept_; }
 
  private:
   /// What happened to the frame in flight (reset when a frame begins).
@@ -299,8 +299,8 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   std::size_t err_next_ = 0;
   Nanos world_prev_{Nanos::min()};  ///< the world the previous frame showed (min: none yet)
   mutable std::vector<Nanos> p99_scratch_;
-  Nanos pile_kept_{0};       ///< the part of lag_ kept past max_pile_lag (vrr_pile_keep), caught up slowly
   Nanos lag_{0};             ///< the world shown runs this far behind the display (late frames)
+  Nanos pile_kept_{0};       ///< ... and this much more: a pile's excess kept apart (vrr_pile_keep), caught up slowly
   Nanos caught_{0};          ///< the lag this frame's updates catch up (absorb_lag's step)
   // The catch-up's pace (absorb_lag): bursts of late frames, how often, how much lag.
   Nanos last_late_{Nanos::min()};  ///< when the last late frame was shown (min: none yet)

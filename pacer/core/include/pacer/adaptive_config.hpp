@@ -601,14 +601,14 @@ struct AdaptiveConfig {
   /// fifty-fourth part). Was off; 1 s since that part. On the seen sets (tuning half, sets
   /// A-AB, eight probes; five seeds) 1 s met as many rows, set by set (20700), and the world
   /// time adaptive dropped at seed 7 fell from 36.1 to 7.9 s (93 -> 48 rows dropping any); of
-  /// 56 VRR rows whose p99 moved, 32 went down and 3 up (at most x1.19). The pace: 0.025 and 0.1 met as many rows and dropped
-  /// 9.5 and 6.9 s, 0.1 raising one row's p99 x1.39; 2 s kept at 0.05 dropped 6.1 s, p99s as
-  /// at 1 s, with the world up to 3 s behind. Confirmed on storm probe G, written down before
-  /// it existed (rows over five seeds 114 -> 115, below both peers at seed 7 22 -> 23, dropped
-  /// at seed 7 3.73 -> 0.37 s), and on the held-out half (1099 -> 1099 rows; shader-storm x1.0
-  /// VRR drops nothing where it dropped 462 ms, and misses on its p99 instead: 23.65 ms
-  /// against 21.31; docs/results.md). Test
-  /// Vrr.APilePastMaxPileLagIsKeptAndCaughtUpAtItsOwnPace.
+  /// 56 VRR rows whose p99 moved, 32 went down and 3 up (at most x1.19). The pace: 0.025
+  /// and 0.1 met as many rows and dropped 9.5 and 6.9 s, 0.1 raising one row's p99 x1.39;
+  /// 2 s kept at 0.05 dropped 6.1 s, p99s as at 1 s, with the world up to 3 s behind.
+  /// Confirmed on storm probe G, written down before it existed (rows over five seeds
+  /// 114 -> 115, below both peers at seed 7 22 -> 23, dropped at seed 7 3.73 -> 0.37 s), and on
+  /// the held-out half (1099 -> 1099 rows; shader-storm x1.0 VRR drops nothing where it
+  /// dropped 462 ms, and misses on its p99 instead: 23.65 ms against 21.31;
+  /// docs/results.md). Test Vrr.APilePastMaxPileLagIsKeptAndCaughtUpAtItsOwnPace.
   Nanos vrr_pile_keep{1'000'000'000};
   double vrr_pile_keep_pace = 0.05;
   /// VRR: the lag is back on time within about this long (catch_up_within's rule, on VRR):
