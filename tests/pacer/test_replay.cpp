@@ -17,11 +17,13 @@ using namespace pacer::literals;
 namespace {
 
 /// Costs that differ frame to frame: renders of 3-7 ms, present calls of 0-1.2 ms, updates
-/// of 0.5 ms (the same for every update: a replay recovers each frame's mean update).
+/// of 0.5 ms (the same for every update: a replay recovers each frame's mean update), and
+/// 0-0.3 ms of the loop's own time before each frame.
 SimCosts varied_costs() {
   SimCosts costs{[](std::int64_t f) { return 3_ms + Nanos{(f * 7 % 5) * 1'000'000 + f % 3 * 1'234}; },
                  [](std::int64_t, std::int64_t) { return 500_us; }};
   costs.present = [](std::int64_t f) { return Nanos{(f % 4) * 400'000}; };
+  costs.between = [](std::int64_t f) { return Nanos{(f % 3) * 150'000}; };
   return costs;
 }
 
@@ -108,6 +110,17 @@ TEST(Replay, CostsComeFromTheRecords) {
   EXPECT_EQ(costs.update(1, 5), Nanos{5'000'000 / 3});  // the run's mean per update
   EXPECT_EQ(costs.render(2), 1500_us);
   EXPECT_EQ(costs.render(3), 5_ms);  // past the end: the records repeat
+  // The loop's own time before a frame: its start beyond the frame before's columns.
+  records[0].cpu_start = 1_ms;
+  records[0].pacer_wait = 2_ms;  // frame 0's columns end at 1 + 3 + 6 + 2 = 12 ms
+  records[1].cpu_start = 12_ms + 250_us;
+  records[2].cpu_start = records[1].cpu_start + 4_ms + 100_us;  // frame 1's end 4 ms after its start
+  const SimCosts gaps = replay_costs(records, 9_ms);
+  EXPECT_EQ(gaps.between(1), 250_us);
+  EXPECT_EQ(gaps.between(2), 100_us);
+  EXPECT_EQ(gaps.between(3), 175_us);  // frame 0 has none before it: the run's mean, for a longer replay
+  records[2].cpu_start = records[1].cpu_start;  // a start before the end (a clock's rounding): none
+  EXPECT_EQ(replay_costs(records, 9_ms).between(2), Nanos::zero());
   EXPECT_EQ(replay_costs(std::vector<FrameRecord>(1), 9_ms).update(0, 0), 9_ms);  // no update at all
   EXPECT_THROW((void)replay_costs(std::vector<FrameRecord>{}, 9_ms), std::invalid_argument);
 }

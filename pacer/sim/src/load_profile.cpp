@@ -324,7 +324,7 @@ SimCosts sim_costs(const LoadSet& load) {
 SimCosts replay_costs(std::span<const FrameRecord> records, Nanos no_updates) {
   if (records.empty()) throw std::invalid_argument("replay_costs: no records to replay");
   struct Frame {
-    Nanos render, present, update;
+    Nanos render, present, update, before;
   };
   auto frames = std::make_shared<std::vector<Frame>>();
   frames->reserve(records.size());
@@ -337,17 +337,29 @@ SimCosts replay_costs(std::span<const FrameRecord> records, Nanos no_updates) {
     }
   }
   const Nanos mean_update = steps_total > 0 ? updates_total / steps_total : no_updates;
-  for (const FrameRecord& r : records) {
-    const Nanos call = std::max(Nanos::zero(), r.present - r.present_issued);
-    frames->push_back({std::max(Nanos::zero(), r.render - call), call,
-                       r.sim_steps > 0 ? r.update / r.sim_steps : mean_update});
+  // The loop's own time before each frame: from the end of the frame before's columns
+  // (its start, updates, render and waits) to this frame's start. The first frame has
+  // none before it; it takes the run's mean, for a replay longer than the records.
+  Nanos gaps_total{0};
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const Nanos call = std::max(Nanos::zero(), records[i].present - records[i].present_issued);
+    Nanos before{0};
+    if (i > 0) {
+      const FrameRecord& p = records[i - 1];
+      before = std::max(Nanos::zero(), records[i].cpu_start - (p.cpu_start + p.update + p.render + p.pacer_wait));
+      gaps_total += before;
+    }
+    frames->push_back({std::max(Nanos::zero(), records[i].render - call), call,
+                       records[i].sim_steps > 0 ? records[i].update / records[i].sim_steps : mean_update, before});
   }
+  if (records.size() > 1) (*frames)[0].before = gaps_total / static_cast<std::int64_t>(records.size() - 1);
   const auto at = [frames](std::int64_t f) -> const Frame& {
     return (*frames)[static_cast<std::size_t>(f % static_cast<std::int64_t>(frames->size()))];
   };
   SimCosts costs{[at](std::int64_t f) { return at(f).render; },
                  [at](std::int64_t f, std::int64_t) { return at(std::max<std::int64_t>(f, 0)).update; }};
   costs.present = [at](std::int64_t f) { return at(f).present; };
+  costs.between = [at](std::int64_t f) { return at(f).before; };
   return costs;
 }
 

@@ -68,6 +68,8 @@ class SimHost final : public FrameHost {
     now_ = waiter_.wake(now_, deadline);
   }
   void hold_until(Nanos deadline) override { now_ = waiter_.wake(now_, deadline); }
+  /// The loop's own time before the next frame (SimCosts::between).
+  void spend(Nanos t) { now_ += std::max(t, Nanos::zero()); }
   TimingSource timing_source() const override { return TimingSource::virtual_time; }
   std::optional<double> load_ms() const override { return to_ms(render_cost_); }
   bool reports_gpu() const override { return static_cast<bool>(costs_.gpu); }
@@ -101,7 +103,9 @@ SimRun simulate(Pacer& pacer, const SimCosts& costs, std::int64_t frames, const 
   driver.use(pacer);
   for (std::int64_t frame = 0; frame < frames; ++frame) {
     driver.render_frame();
-    if (frame + 1 < frames) driver.run_actions();  // the run stops right after the last render
+    if (frame + 1 == frames) break;  // the run stops right after the last render
+    if (costs.between) host.spend(costs.between(frame + 1));
+    driver.run_actions();
   }
   driver.finish();
   run.end = host.now();

@@ -12,6 +12,8 @@
 // work ends, and each GPU time is reported (FrameHost::poll_gpu) once it has ended.
 // With a present cost (SimCosts::present) the present call takes time after the hold: the
 // frame reaches the display when the call returns (offscreen: it is done when issued).
+// With a between cost (SimCosts::between) the loop spends its own time after each present
+// (a real loop's log writing and hooks), outside every record column.
 // Nothing sleeps, so tests and comparisons are exact and repeatable.
 //
 //   using namespace std::chrono_literals;  // the time literals below (ms, ns)
@@ -56,6 +58,12 @@ struct SimCosts {
   /// frame reaches the display when the call returns) and counted in the record's render
   /// time, as the engine's loop counts it; empty (the default): the call takes no time.
   std::function<Nanos(std::int64_t frame)> present = {};
+  /// The loop's own CPU time on the way to frame `frame`: spent when the frame before's
+  /// present returns, before its updates and waits (where the engine's loop writes the log
+  /// and runs its hooks), in none of a record's columns. A loop that runs flat out starts
+  /// each frame that much later; one that waits for a planned time waits that much less.
+  /// Asked for frames 1 on; empty (the default): none.
+  std::function<Nanos(std::int64_t frame)> between = {};
 
   static SimCosts fixed(Nanos render_cost, Nanos update_cost) {
     return {[=](std::int64_t) { return render_cost; }, [=](std::int64_t, std::int64_t) { return update_cost; }};
