@@ -68,7 +68,7 @@ class SimHost final : public FrameHost {
     now_ = waiter_.wake(now_, deadline);
   }
   void hold_until(Nanos deadline) override { now_ = waiter_.wake(now_, deadline); }
-  /// The loop's own time before the next frame (SimCosts::between).
+  /// The loop's own time after a present, on the way to the next frame (SimCosts::between).
   void spend(Nanos t) { now_ += std::max(t, Nanos::zero()); }
   TimingSource timing_source() const override { return TimingSource::virtual_time; }
   std::optional<double> load_ms() const override { return to_ms(render_cost_); }
