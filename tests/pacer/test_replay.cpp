@@ -18,7 +18,7 @@ namespace {
 
 /// Costs that differ frame to frame: renders of 3-7 ms, present calls of 0-1.2 ms, updates
 /// of 0.5 ms (the same for every update: a replay recovers each frame's mean update), and
-/// 0-0.3 ms of the loop's own time before each frame.
+/// 0-0.3 ms of the loop's own time after each present.
 SimCosts varied_costs() {
   SimCosts costs{[](std::int64_t f) { return 3_ms + Nanos{(f * 7 % 5) * 1'000'000 + f % 3 * 1'234}; },
                  [](std::int64_t, std::int64_t) { return 500_us; }};
@@ -119,7 +119,7 @@ TEST(Replay, CostsComeFromTheRecords) {
   EXPECT_EQ(gaps.between(1), 250_us);
   EXPECT_EQ(gaps.between(2), 100_us);
   EXPECT_EQ(gaps.between(3), 175_us);  // frame 0 has none before it: the run's mean, for a longer replay
-  records[2].cpu_start = records[1].cpu_start;  // a start before the end (a clock's rounding): none
+  records[2].cpu_start = records[1].cpu_start;  // a start before the frame before's columns end: none
   EXPECT_EQ(replay_costs(records, 9_ms).between(2), Nanos::zero());
   EXPECT_EQ(replay_costs(std::vector<FrameRecord>(1), 9_ms).update(0, 0), 9_ms);  // no update at all
   EXPECT_THROW((void)replay_costs(std::vector<FrameRecord>{}, 9_ms), std::invalid_argument);
