@@ -424,6 +424,7 @@ int main(int argc, char** argv) {
                                                      fpcli::printable(input) + "')");
     }
   pacer::SimCosts costs = pacer::sim_costs(load);
+  double replay_loop_ms = 0;  // --replay: the mean loop time between the log's frames
   if (!o.replay.empty()) {
     std::error_code dir_ec;
     if (std::filesystem::is_directory(o.replay, dir_ec)) {
@@ -445,6 +446,8 @@ int main(int argc, char** argv) {
         return 2;
       }
       costs = pacer::replay_costs(log.records, pacer::from_ms(o.update_ms));
+      // The loop's own time between frames, for the summary line (frame 0 holds the mean).
+      replay_loop_ms = pacer::to_ms(costs.between(0));
       // A log with no display time came from a loop that heard none: the replay hears none.
       if (!o.display_times)
         o.display_times = std::any_of(log.records.begin(), log.records.end(),
@@ -453,7 +456,7 @@ int main(int argc, char** argv) {
       // The longest frame the log can make, for the limit on virtual time (see finish()).
       double frame_max_ms = 0;
       for (std::int64_t f = 0; f < static_cast<std::int64_t>(log.records.size()); ++f)
-        frame_max_ms = std::max(frame_max_ms, pacer::to_ms(costs.render(f) + costs.present(f)) +
+        frame_max_ms = std::max(frame_max_ms, pacer::to_ms(costs.render(f) + costs.present(f) + costs.between(f)) +
                                                   static_cast<double>(o.config.sim.max_steps_per_frame) *
                                                       pacer::to_ms(costs.update(f, 0)));
       frame_max_ms += std::max(pacer::to_ms(o.config.adaptive.max_interval), pacer::to_ms(o.config.capped_interval));
@@ -523,8 +526,9 @@ int main(int argc, char** argv) {
   if (o.timeline) std::printf("%s\n", pacer::format_timeline(results.front().run.timeline).c_str());
   if (o.quiet || o.timeline) return 0;
   if (!o.replay.empty())
-    std::printf("replay of %s: its render, present-call and update costs; display times %s%s%s\n",
-                fpcli::printable(o.replay).c_str(), sim.display_times ? "heard" : "not heard (the log has none)",
+    std::printf("replay of %s: its render, present-call and update costs and the loop's own time between frames "
+                "(mean %.3f ms); display times %s%s%s\n",
+                fpcli::printable(o.replay).c_str(), replay_loop_ms, sim.display_times ? "heard" : "not heard (the log has none)",
                 o.sidecar.empty() ? "" : "; settings not given as flags from ", fpcli::printable(o.sidecar).c_str());
   if (o.compare.empty()) {
     print_summary(results.front(), results.front().run.end, o.frames, stats.warmup_frames);

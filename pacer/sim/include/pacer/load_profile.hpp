@@ -99,8 +99,9 @@ SimCosts sim_costs(const LoadSet& load);
 /// update; a run with none: `no_updates`), and on the way to frame f the loop spends what
 /// its record's cpu_start shows beyond the frame before's start, updates, render and waits
 /// (SimCosts::between: the loop's own time, writing the log, running hooks, polling the
-/// window; 0.05-0.14 ms a frame in the engine's job, spent after the present). Frames past
-/// the last record repeat the records.
+/// window; 0.05-0.14 ms a frame in the engine's job, spent after the present; the first
+/// record has none before it, and `between(0)` is the run's mean). Frames past the last
+/// record repeat the records.
 /// A real log's ms_render already holds any wait for a swapchain image or for the GPU, so the
 /// replay has no GPU cost, and a display that blocks acquires (fifo) adds its own wait: the
 /// replay is exact where nothing blocks (immediate, offscreen). Throws std::invalid_argument
