@@ -342,15 +342,16 @@ SimCosts replay_costs(std::span<const FrameRecord> records, Nanos no_updates) {
   // none before it; it takes the run's mean, for a replay longer than the records.
   Nanos gaps_total{0};
   for (std::size_t i = 0; i < records.size(); ++i) {
-    const Nanos call = std::max(Nanos::zero(), records[i].present - records[i].present_issued);
+    const FrameRecord& r = records[i];
+    const Nanos call = std::max(Nanos::zero(), r.present - r.present_issued);
     Nanos before{0};
     if (i > 0) {
       const FrameRecord& p = records[i - 1];
-      before = std::max(Nanos::zero(), records[i].cpu_start - (p.cpu_start + p.update + p.render + p.pacer_wait));
+      before = std::max(Nanos::zero(), r.cpu_start - (p.cpu_start + p.update + p.render + p.pacer_wait));
       gaps_total += before;
     }
-    frames->push_back({std::max(Nanos::zero(), records[i].render - call), call,
-                       records[i].sim_steps > 0 ? records[i].update / records[i].sim_steps : mean_update, before});
+    frames->push_back({std::max(Nanos::zero(), r.render - call), call,
+                       r.sim_steps > 0 ? r.update / r.sim_steps : mean_update, before});
   }
   if (records.size() > 1) (*frames)[0].before = gaps_total / static_cast<std::int64_t>(records.size() - 1);
   const auto at = [frames](std::int64_t f) -> const Frame& {
