@@ -669,6 +669,27 @@ TEST(StateMachine, AHitchBurstIsNotALastingChange) {
   for (std::size_t f = 210; f < load.size(); ++f) EXPECT_EQ(three[f], period) << f;
 }
 
+TEST(StateMachine, TheLevelTestReadsItsWholeWindow) {
+  // level_window may be as long as shrink_window; the median is of all of those frames.
+  // 40 of them (shrink_window 60), with the overload test read over 64 frames so that it
+  // stays quiet: 17 late frames of 26 ms after 3 ms ones are a burst (the median of the last
+  // 40 is still 3 ms), 21 of them a lasting change. A median of the last 32 alone would call
+  // the 17 a change.
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.mixed_cadence_loss = 0;
+  cfg.shrink_window = 60;
+  cfg.level_window = 40;
+  cfg.overload_window = 64;
+  const auto widened = [&cfg](int long_frames) {
+    std::vector<Nanos> load(400, 3_ms);
+    for (int i = 0; i < long_frames; ++i) load[static_cast<std::size_t>(200 + i)] = 26_ms;
+    AdaptivePolicy p{cfg, step_5()};
+    return run(p, fifo_100(), load).saw(T::widen);
+  };
+  EXPECT_FALSE(widened(17));
+  EXPECT_TRUE(widened(21));
+}
+
 TEST(StateMachine, ALastingIncreaseWidensPromptly) {
   // 3 ms, then 26 ms for good: the median moves at the third long frame and the misses are
   // there: widened within a few frames, and it stays wide.

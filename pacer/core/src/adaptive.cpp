@@ -299,7 +299,7 @@ void AdaptivePolicy::cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos medi
 
 void AdaptivePolicy::book_render(Nanos sample) {
   if (config_.vrr_predict_gain <= 0 || !(vrr() || (config_.vrr_predict_on_immediate && immediate()))) return;
-  push_ring(predict_ring_, predict_next_, static_cast<std::size_t>(std::max(config_.vrr_predict_window, 16)), sample);
+  push_ring(predict_ring_, predict_next_, std::max(static_cast<std::size_t>(config_.vrr_predict_window), kPredictMinRenders), sample);
 }
 
 Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) const {
@@ -307,7 +307,7 @@ Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) const {
   // the ring is empty. Immediate's even cadence plans on the longest renders (lead_): no move.
   const std::size_t n = predict_ring_.size();
   const bool planned_typical = cadence_ == Cadence::free || (cadence_ == Cadence::mixed && immediate());
-  if (!planned_typical || n < 16) return Nanos::zero();
+  if (!planned_typical || n < kPredictMinRenders) return Nanos::zero();
   double mean = 0;
   for (const Nanos r : predict_ring_) mean += static_cast<double>(r.count());
   mean /= static_cast<double>(n);
@@ -325,7 +325,7 @@ Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) const {
     before = d;
   }
   if (variance <= 0) return Nanos::zero();
-  const double correlation = std::clamp(covariance / variance, -0.9, 0.9);
+  const double correlation = std::clamp(covariance / variance, -kPredictMaxCorrelation, kPredictMaxCorrelation);
   const double most = config_.vrr_predict_clamp * static_cast<double>(plan.count());
   const double move = config_.vrr_predict_gain * correlation * (static_cast<double>(sample.count()) - mean);
   return Nanos{static_cast<std::int64_t>(std::clamp(move, -most, most))};
@@ -430,10 +430,11 @@ bool AdaptivePolicy::level_shift(double sigma) const {
   // Fewer frames than the window (the ring restarts after a forgiven hitch or a cadence
   // change): the median of those there are.
   const std::size_t size = busy_ring_.size();
-  std::array<Nanos, 32> last{};
-  const std::size_t m = std::min({n, size, last.size()});
-  for (std::size_t i = 1; i <= m; ++i) last[i - 1] = busy_ring_[(busy_next_ + size - i) % size];
-  std::nth_element(last.begin(), last.begin() + static_cast<std::ptrdiff_t>(m / 2), last.begin() + static_cast<std::ptrdiff_t>(m));
+  const std::size_t m = std::min(n, size);
+  std::vector<Nanos>& last = level_scratch_;  // reused: no allocation per frame
+  last.clear();
+  for (std::size_t i = 1; i <= m; ++i) last.push_back(busy_ring_[(busy_next_ + size - i) % size]);
+  std::nth_element(last.begin(), last.begin() + static_cast<std::ptrdiff_t>(m / 2), last.end());
   // A median of m is noisier than a mean of m: vrr_median_error of the mean's standard errors.
   return scale(last[m / 2], widen_margin()) > interval_ + noise_margin(m, sigma * config_.vrr_median_error);
 }

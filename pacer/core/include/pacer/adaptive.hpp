@@ -335,7 +335,14 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   std::vector<Nanos> sorted_renders_, sorted_deep_;  ///< scratch for the estimates (kept: no allocation per frame)
   double hold_bank_ = 0;  ///< vrr_hold_bank's bank, ns of idle time (< 0: overspent)
   mutable std::vector<Nanos> noise_scratch_;          ///< scratch for noise_margin
+  mutable std::vector<Nanos> level_scratch_;          ///< scratch for level_shift's median
   Nanos typical_lead_{0};
+  /// The fewest renders a lag-1 correlation is read from: until then no plan moves (also
+  /// vrr_predict_window's floor in validate()).
+  static constexpr std::size_t kPredictMinRenders = 16;
+  /// |r| is read at most this: however closely a window's renders follow each other, a plan
+  /// never moves by the last render's whole distance from their mean (times the gain).
+  static constexpr double kPredictMaxCorrelation = 0.9;
   std::vector<Nanos> predict_ring_;  ///< vrr_predict_window's renders, oldest at predict_next_ once full
   std::size_t predict_next_ = 0;
   Nanos longest_lead_{0};    ///< the longest render the estimates keep + present_margin
