@@ -108,7 +108,7 @@ def local_plans(renders, half_window=64, steps=200):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--csv", required=True, help="a comparison's CSV (bench/compare --out X.md writes X.csv)")
+    ap.add_argument("--csv", required=True, help="a comparison's CSV (bench/compare writes it beside its --out page)")
     ap.add_argument("--traces", required=True, help="the folder holding the traces it ran")
     ap.add_argument("--display", default="vrr:48-144", help="vrr:LO-HI or immediate (default vrr:48-144)")
     ap.add_argument("--scale", default="1.0", help="the trace scale's rows (default 1.0)")
