@@ -11,6 +11,7 @@ namespace pacer {
 using detail::percentile_index;
 using detail::push_ring;
 using detail::median_in_place;
+using detail::newest_of_ring;
 using detail::second_largest;
 
 std::string_view to_string(AdaptivePolicy::Transition t) {
@@ -429,14 +430,11 @@ bool AdaptivePolicy::level_shift(double sigma) const {
   if (busy_ring_.empty()) return true;  // nothing to tell by: the miss count decides
   // Fewer frames than the window (the ring restarts after a forgiven hitch or a cadence
   // change): the median of those there are.
-  const std::size_t size = busy_ring_.size();
-  const std::size_t m = std::min(n, size);
-  std::vector<Nanos>& last = level_scratch_;  // reused: no allocation per frame
-  last.clear();
-  for (std::size_t i = 1; i <= m; ++i) last.push_back(busy_ring_[(busy_next_ + size - i) % size]);
-  std::nth_element(last.begin(), last.begin() + static_cast<std::ptrdiff_t>(m / 2), last.end());
+  newest_of_ring(busy_ring_, busy_next_, n, busy_scratch_);
+  const std::size_t m = busy_scratch_.size();
+  const Nanos median = median_in_place(busy_scratch_);
   // A median of m is noisier than a mean of m: vrr_median_error of the mean's standard errors.
-  return scale(last[m / 2], widen_margin()) > interval_ + noise_margin(m, sigma * config_.vrr_median_error);
+  return scale(median, widen_margin()) > interval_ + noise_margin(m, sigma * config_.vrr_median_error);
 }
 
 double AdaptivePolicy::noise_sigma() const {
@@ -463,9 +461,8 @@ Nanos AdaptivePolicy::recent_busy_mean(std::size_t n) const {
   // on (level_window > 0) the longest quarter: two close hitches are not an overload.
   n = std::min(n, busy_ring_.size());
   if (n < 2) return Nanos::zero();
-  const std::size_t size = busy_ring_.size();
-  std::vector<Nanos> last(n);
-  for (std::size_t i = 1; i <= n; ++i) last[i - 1] = busy_ring_[(busy_next_ + size - i) % size];
+  std::vector<Nanos>& last = busy_scratch_;
+  newest_of_ring(busy_ring_, busy_next_, n, last);
   std::sort(last.begin(), last.end());
   const std::size_t drop = config_.level_window > 0 ? std::max<std::size_t>(1, n / 4) : 1;
   const std::size_t keep = n - std::min(drop, n - 1);

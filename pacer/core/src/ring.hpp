@@ -20,6 +20,15 @@ inline void push_ring(std::vector<Nanos>& ring, std::size_t& next, std::size_t c
   next = (next + 1) % capacity;
 }
 
+/// The newest `n` values of a ring that push_ring fills (all of them when it holds fewer),
+/// newest first, into `out` (cleared first; reused, so no allocation once it has grown).
+inline void newest_of_ring(const std::vector<Nanos>& ring, std::size_t next, std::size_t n, std::vector<Nanos>& out) {
+  out.clear();
+  const std::size_t size = ring.size();
+  n = std::min(n, size);
+  for (std::size_t i = 1; i <= n; ++i) out.push_back(ring[(next + size - i) % size]);
+}
+
 /// The second-largest value of `values` once it holds at least `min_count` of them, else
 /// the largest (0 for none): a recent worst case that one outlier does not set.
 inline Nanos second_largest(const std::vector<Nanos>& values, std::size_t min_count) {

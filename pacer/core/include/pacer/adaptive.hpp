@@ -335,7 +335,9 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   std::vector<Nanos> sorted_renders_, sorted_deep_;  ///< scratch for the estimates (kept: no allocation per frame)
   double hold_bank_ = 0;  ///< vrr_hold_bank's bank, ns of idle time (< 0: overspent)
   mutable std::vector<Nanos> noise_scratch_;          ///< scratch for noise_margin
-  mutable std::vector<Nanos> level_scratch_;          ///< scratch for level_shift's median
+  /// Scratch for the newest busy times (level_shift's median, recent_busy_mean), each using
+  /// it only within its own call: no allocation per frame.
+  mutable std::vector<Nanos> busy_scratch_;
   Nanos typical_lead_{0};
   /// The fewest renders a lag-1 correlation is read from: until then no plan moves (also
   /// vrr_predict_window's floor in validate()).
