@@ -23,12 +23,19 @@ add a tenth of each frame's period (0.5 ms per 5 ms step), so a frame's period i
 (or its plan, when longer) / 0.9, never under the panel's shortest refresh; the capped loop's
 period is its render / 0.9, never under that refresh; a frame's animation error is its
 overrun (the catch-up's own small errors and the baselines' rows are not modelled: the
-limits come from the comparison's CSV). A row the oracle cannot meet is out of reach of any
-plan of that kind in this model; one it meets shows room a policy could still find.
+limits come from the comparison's CSV). On an immediate display with no refresh given, both
+the plans and the capped loop run no faster than 60 Hz, as the comparison caps them there. A
+row the oracle cannot meet is out of reach of any plan of that kind in this model; one it
+meets shows room a policy could still find.
+
+With --below-peers it asks the goal's other question instead: for the rows where adaptive
+meets the animation and rate limits but a peer (swappy, framepace) shows a p99 animation
+error at or below adaptive's, whether a plan could get under the lowest peer's p99 while
+keeping the rate limit.
 
 Usage: bench/plan_oracle.py --csv docs/results-fresh-g.csv --traces traces/fresh-g
-           [--display vrr:48-144] [--scale 1.0] [--half held-out]
-Prints one line per missing row and the counts. Exit 2 on a usage error, 1 on a file it
+           [--display vrr:48-144] [--scale 1.0] [--half held-out] [--below-peers]
+Prints one line per row looked at and the counts. Exit 2 on a usage error, 1 on a file it
 cannot read.
 """
 import argparse
@@ -39,6 +46,9 @@ import statistics
 import sys
 
 BASELINES = ("accumulator", "accumulator-capped", "flipcode")
+PEERS = ("swappy", "framepace")
+# The refresh the comparison assumes on an immediate display with no rate given (its cap).
+ASSUMED_REFRESH_HZ = 60.0
 
 
 def fail(message, code):
@@ -67,15 +77,17 @@ def load_trace(path, scale):
     return out[60:3600]
 
 
-def best_plan(renders, plans_for, anim_limit, shortest):
-    """The highest rate among the plans that meet the animation limit and the rate limit."""
+def best_plan(renders, plans_for, anim_limit, shortest, strict=False):
+    """The highest rate among the plans that meet the animation limit (under it when strict)
+    and the rate limit."""
     capped = statistics.mean(max(r / 0.9, shortest) for r in renders)
     best = None
     for plans in plans_for:
         late = p99([max(0.0, r - p) for r, p in zip(renders, plans)])
         period = statistics.mean(max(max(r, p) / 0.9, shortest) for r, p in zip(renders, plans))
         rate = capped / period
-        if late <= anim_limit and rate >= 0.9 and (best is None or rate > best[1]):
+        within = late < anim_limit if strict else late <= anim_limit
+        if within and rate >= 0.9 and (best is None or rate > best[1]):
             best = (late, rate)
     return best
 
@@ -113,6 +125,9 @@ def main():
     ap.add_argument("--display", default="vrr:48-144", help="vrr:LO-HI or immediate (default vrr:48-144)")
     ap.add_argument("--scale", default="1.0", help="the trace scale's rows (default 1.0)")
     ap.add_argument("--half", default=None, help="only this half's rows (held-out or tuning)")
+    ap.add_argument("--below-peers", action="store_true",
+                    help="the rows adaptive meets on animation and rate where a peer's p99 is at or below its own:"
+                         " can a plan get under the lowest peer's?")
     args = ap.parse_args()
     if args.display.startswith("vrr:"):
         try:
@@ -120,7 +135,7 @@ def main():
         except (IndexError, ValueError):
             fail(f"--display: expected vrr:LO-HI, got '{args.display}'", 2)
     elif args.display == "immediate":
-        shortest = 0.0
+        shortest = 1000.0 / ASSUMED_REFRESH_HZ
     else:
         fail(f"--display: expected vrr:LO-HI or immediate, got '{args.display}'", 2)
     if args.scale not in ("0.5", "1.0"):
@@ -147,24 +162,37 @@ def main():
         anim_limit = max(0.1, 0.5 * min(float(pol[b]["anim_p99_ms"]) for b in BASELINES))
         fps_limit = 0.9 * float(pol["accumulator-capped"]["avg_fps"])
         anim, fps = float(a["anim_p99_ms"]), float(a["avg_fps"])
-        if anim <= anim_limit and fps >= fps_limit:
+        meets = anim <= anim_limit and fps >= fps_limit
+        peers = [(float(pol[p]["anim_p99_ms"]), p) for p in PEERS if p in pol]
+        if args.below_peers:
+            if not meets or not peers or min(peers)[0] > anim:
+                continue
+            target, peer = min(peers)
+        elif meets:
             continue
         path = os.path.join(args.traces, workload + ".csv")
         if not os.path.exists(path):
             continue  # a synthetic shape: no trace file
         renders = load_trace(path, float(args.scale))
-        st = best_plan(renders, static_plans(renders), anim_limit, shortest)
-        l1 = best_plan(renders, lag1_plans(renders), anim_limit, shortest)
-        lo = best_plan(renders, local_plans(renders), anim_limit, shortest)
+        goal = target if args.below_peers else anim_limit
+        st = best_plan(renders, static_plans(renders), goal, shortest, args.below_peers)
+        l1 = best_plan(renders, lag1_plans(renders), goal, shortest, args.below_peers)
+        lo = best_plan(renders, local_plans(renders), goal, shortest, args.below_peers)
         counts["rows"] += 1
         counts["static"] += st is not None
         counts["lag1"] += l1 is not None
         counts["local"] += lo is not None
         show = lambda b: "none" if b is None else f"{b[0]:.3f} ms at {b[1]:.3f}"
-        print(f"{workload}: adaptive {anim:.3f} ms (limit {anim_limit:.3f}), {fps:.1f} fps (limit {fps_limit:.1f});"
+        against = f"{peer} {target:.3f} ms" if args.below_peers else f"limit {anim_limit:.3f}"
+        print(f"{workload}: adaptive {anim:.3f} ms ({against}), {fps:.1f} fps (limit {fps_limit:.1f});"
               f" static plan {show(st)}; lag-1 plan {show(l1)}; local plan {show(lo)}")
-    print(f"{counts['rows']} missing rows with a trace; a static plan meets both limits on {counts['static']},"
-          f" a lag-1 plan on {counts['lag1']}, a local plan on {counts['local']}")
+    if args.below_peers:
+        print(f"{counts['rows']} met rows with a trace where a peer's p99 is as low or lower; a plan under the"
+              f" lowest peer's within the rate limit: static on {counts['static']}, lag-1 on {counts['lag1']},"
+              f" local on {counts['local']}")
+    else:
+        print(f"{counts['rows']} missing rows with a trace; a static plan meets both limits on {counts['static']},"
+              f" a lag-1 plan on {counts['lag1']}, a local plan on {counts['local']}")
 
 
 if __name__ == "__main__":

@@ -3,13 +3,14 @@
 # Usage: scripts/deps.sh [core|all|fuzz]   core: compiler, CMake, GoogleTest, Google Benchmark,
 #                                             CLI11 (flag tables), nlohmann-json (JSON outputs),
 #                                             git + pkg-config (the consumer tests), locales
-#                                             (localedef's sources: the locale tests' de_DE)
+#                                             (localedef's sources: the locale tests' de_DE),
+#                                             python3 (bench/plan_oracle.py and its tests)
 #                                        all (default): plus Vulkan, GLFW, spdlog, lavapipe, Xvfb,
 #                                             xdotool (key presses in the Vulkan tests), Xlib headers
 #                                             (renderer.hpp's example closes its window as a user does)
 #                                        fuzz: core plus clang 14 and its libFuzzer runtime
 set -euo pipefail
-core=(g++ cmake make git pkg-config libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev locales)
+core=(g++ cmake make git pkg-config libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev locales python3)
 graphics=(libvulkan-volk-dev libvulkan-dev libglfw3-dev libspdlog-dev glslang-tools
           mesa-vulkan-drivers vulkan-validationlayers xvfb xauth xdotool libx11-dev)
 fuzz=(clang-14 libclang-rt-14-dev)
