@@ -380,6 +380,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_pile_keep_ms") c.vrr_pile_keep = ms();
   else if (name == "vrr_lead_percentile") c.vrr_lead_percentile = v;
   else if (name == "vrr_hold_budget") c.vrr_hold_budget = v;
+  else if (name == "vrr_hold_below_range") c.vrr_hold_below_range = v != 0;
   else if (name == "mixed_hold_budget") c.mixed_hold_budget = v;
   else if (name == "render_history") c.render_history = static_cast<int>(v);
   else if (name == "deep_history") c.deep_history = static_cast<int>(v);

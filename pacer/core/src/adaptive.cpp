@@ -241,17 +241,22 @@ void AdaptivePolicy::update_render_estimates() {
   const double hold_budget = cadence_ == Cadence::free                 ? config_.vrr_hold_budget
                              : cadence_ == Cadence::mixed && !on_grid() ? config_.mixed_hold_budget
                                                                         : 0.0;
-  if (hold_budget > 0 && !below_vrr_range() && !busy_ring_.empty()) {
+  // Below the VRR range only with vrr_hold_below_range, and there without the idle-time
+  // credit: the interval's excess over the busy time is the margin the policy put over the
+  // cost, which a held present spends, not idle time the panel forces.
+  const bool below_range = below_vrr_range();
+  if (hold_budget > 0 && (!below_range || config_.vrr_hold_below_range) && !busy_ring_.empty()) {
     // Higher while the renders' mean shortfall from the plan (the loop's idle time in held
     // presents) stays within the budget: sorted is ascending, so the shortfall grows with k.
-    // The budget: its share of the mean busy time, plus the time the loop idles anyway where
-    // the interval is longer than that (at the panel's fastest rate, say): holding presents
-    // within it costs little rate.
+    // The budget: its share of the mean busy time, plus (within the range) the time the loop
+    // idles anyway where the interval is longer than that (at the panel's fastest rate, say):
+    // holding presents within it costs little rate.
     const Nanos busy = mean_busy();
     // vrr_hold_bank: what calm frames saved (or noisy ones overspent), over that many frames.
     const double bank = cadence_ == Cadence::free && config_.vrr_hold_bank > 0 ? hold_bank_ / config_.vrr_hold_bank : 0.0;
+    const Nanos idle = below_range ? Nanos::zero() : std::max(interval_ - busy, Nanos::zero());
     const double budget = std::max(0.0, hold_budget * static_cast<double>(busy.count()) +
-                                            static_cast<double>(std::max(interval_ - busy, Nanos::zero()).count()) + bank) *
+                                            static_cast<double>(idle.count()) + bank) *
                           static_cast<double>(sorted.size());
     double below = 0;  // sum of sorted[k] - sorted[j] over j < k
     for (std::size_t k = 1; k < sorted.size(); ++k) {
