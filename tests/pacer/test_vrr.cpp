@@ -69,15 +69,12 @@ FixedStepConfig step_5_capped() {
   return sim;
 }
 
-/// `load` on VRR 48-144 with vrr_hold_budget = `budget`; `below`, when given, says whether
-/// the interval ended below the panel's range.
-Traced run_hold_budget(const std::vector<Nanos>& load, double budget, bool* below = nullptr) {
+/// `load` on VRR 48-144 with vrr_hold_budget = `budget`.
+Traced run_hold_budget(const std::vector<Nanos>& load, double budget) {
   AdaptiveConfig cfg = config_for(vrr_48_144());
   cfg.vrr_hold_budget = budget;
   AdaptivePolicy p{cfg, step_5()};
-  Traced t = run(p, vrr_48_144(), load);
-  if (below != nullptr) *below = p.below_vrr_range();
-  return t;
+  return run(p, vrr_48_144(), load);
 }
 
 /// `load` on `opt`'s display (VRR 48-144 unless given) with the precise waiter, `tweak`
