@@ -377,6 +377,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_lfc_follow") c.vrr_lfc_follow = v;
   else if (name == "vrr_catch_up") c.vrr_catch_up = v;
   else if (name == "vrr_pile_keep_pace") c.vrr_pile_keep_pace = v;
+  else if (name == "vrr_catch_up_cap") c.vrr_catch_up_cap = v;
   else if (name == "vrr_pile_keep_ms") c.vrr_pile_keep = ms();
   else if (name == "vrr_lead_percentile") c.vrr_lead_percentile = v;
   else if (name == "vrr_hold_budget") c.vrr_hold_budget = v;

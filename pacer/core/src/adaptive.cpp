@@ -826,7 +826,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     // The kept pile, which none of the steps above sees: vrr_pile_keep_pace of the interval
     // a frame, the world running that much fast until it is back, a small error in each
     // frame where a jump is a large one in a few.
-    const Nanos slow = std::min(pile_kept_, std::max(scale(interval_, config_.vrr_pile_keep_pace), Nanos{1}));
+    const Nanos slow = pile_step();
     pile_kept_ -= slow;
     caught_ += slow;
   }
@@ -841,7 +841,24 @@ Nanos AdaptivePolicy::paced_step(Nanos lag, double rate, Nanos within) const {
   // VRR: frames are presented when ready, so a little lateness is routine, not a hitch;
   // its lag is caught up at vrr_catch_up of itself per frame (it would pile up past max_lag).
   if (cadence_ == Cadence::free) step = std::max(step, scale(lag, config_.vrr_catch_up));
+  // VRR: a paced step (with the kept pile's beside it) adds no more than vrr_catch_up_cap's
+  // bound to a frame: after a storm the interval stays wide for a few frames, and a pace
+  // read as a share of it put a step of a quarter of 88 ms into each.
+  const Nanos cap = catch_up_cap();
+  if (cap > Nanos::zero()) step = std::max(Nanos{1}, std::min(step, cap - pile_step()));
   return step;
+}
+
+Nanos AdaptivePolicy::catch_up_cap() const {
+  if (!vrr() || config_.vrr_catch_up_cap <= 0) return Nanos::zero();
+  return std::max(scale(config_.vrr_max_period, config_.vrr_catch_up_cap), Nanos{1});
+}
+
+Nanos AdaptivePolicy::pile_step() const {
+  Nanos slow = std::max(scale(interval_, config_.vrr_pile_keep_pace), Nanos{1});
+  const Nanos cap = catch_up_cap();
+  if (cap > Nanos::zero()) slow = std::min(slow, cap);
+  return std::min(pile_kept_, slow);
 }
 
 bool AdaptivePolicy::jump_leaves_lower_p99(double rate, Nanos within) const {

@@ -125,6 +125,7 @@ void validate(const AdaptiveConfig& c) {
   nanos("vrr_pile_keep", c.vrr_pile_keep, false);
   real("vrr_pile_keep_pace", c.vrr_pile_keep_pace, c.vrr_pile_keep_pace > 0.0 && c.vrr_pile_keep_pace <= 1.0,
        "in (0, 1]");
+  real("vrr_catch_up_cap", c.vrr_catch_up_cap, c.vrr_catch_up_cap >= 0.0 && c.vrr_catch_up_cap <= 100.0, "in [0, 100]");
   real("vrr_lead_percentile", c.vrr_lead_percentile, c.vrr_lead_percentile > 0.0 && c.vrr_lead_percentile <= 100.0,
        "in (0, 100]");
   real("vrr_hold_budget", c.vrr_hold_budget, c.vrr_hold_budget >= 0.0 && c.vrr_hold_budget < 1.0, "in [0, 1)");

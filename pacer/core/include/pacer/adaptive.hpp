@@ -167,8 +167,15 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// `within`, as absorb_lag takes it) does.
   bool jump_leaves_lower_p99(double rate, Nanos within) const;
   /// The catch-up step for `lag` at `rate` of the interval per frame, or faster to be back
-  /// on time within `within` (0: no bound), or at vrr_catch_up of the lag on VRR.
+  /// on time within `within` (0: no bound), or at vrr_catch_up of the lag on VRR; on VRR
+  /// with vrr_catch_up_cap, no more than its bound less the kept pile's step.
   Nanos paced_step(Nanos lag, double rate, Nanos within) const;
+  /// The kept pile's catch-up this frame: vrr_pile_keep_pace of the interval, within
+  /// vrr_catch_up_cap's bound, at most the pile.
+  Nanos pile_step() const;
+  /// VRR with vrr_catch_up_cap: the most a paced catch-up (the lag's and the kept pile's
+  /// steps together) adds to a frame; 0: no bound.
+  Nanos catch_up_cap() const;
   /// Books lag `added` at `shown` into the bursts of late frames that pace the catch-up.
   void note_lag(Nanos shown, Nanos added);
   /// Within how long the lag is to be back on time: vrr_catch_up_within on VRR,

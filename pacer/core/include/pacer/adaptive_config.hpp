@@ -624,6 +624,15 @@ struct AdaptiveConfig {
   /// docs/results.md). Test Vrr.APilePastMaxPileLagIsKeptAndCaughtUpAtItsOwnPace.
   Nanos vrr_pile_keep{1'000'000'000};
   double vrr_pile_keep_pace = 0.05;
+  /// VRR: a paced catch-up (the lag's step at vrr_catch_up_within's pace and the kept pile's
+  /// at vrr_pile_keep_pace, together) adds at most this many of the panel's longest refreshes
+  /// (vrr_max_period) to a frame: each such step is that frame's animation error. The paces
+  /// are shares of the interval, and after a storm the interval stays wide for a few frames
+  /// (the widen read from its compiles, followed down after vrr_refollow_frames): the held-out
+  /// `shader-storm` x1.0 on vrr:48-144 caught up 23-26 ms in each of nine frames 88.6 ms apart.
+  /// A jump the stall rules choose (stall_catch_up_frames, catch_up_p99) is not paced and not
+  /// bounded. 0: no bound.
+  double vrr_catch_up_cap = 0;
   /// VRR: the lag is back on time within about this long (catch_up_within's rule, on VRR):
   /// frames late by a little are routine there, and their lags would pile up past max_lag
   /// at catch_up's pace alone. 0: no bound.
@@ -718,7 +727,8 @@ struct AdaptiveConfig {
 /// not above 0, a negative vrr_refollow_frames or vrr_refollow_share outside (0, 1],
 /// vrr_predict_gain outside [0, 2], vrr_predict_window outside [16, 4096],
 /// vrr_predict_clamp outside [0, 1], push_gap_guard neither 0 nor >= 1, push_gap_window
-/// outside [1, 1024], a negative vrr_pile_keep, vrr_pile_keep_pace outside (0, 1]; and
+/// outside [1, 1024], a negative vrr_pile_keep, vrr_pile_keep_pace outside (0, 1],
+/// vrr_catch_up_cap outside [0, 100]; and
 /// overload_window under 2, catch_up_p99_window under 100, level_window negative or above
 /// shrink_window, mixed_margin or vrr_margin under 1, vrr_trim outside [0, 1),
 /// mixed_lead_percentile, mixed_lead_percentile_queued or vrr_lead_percentile outside
