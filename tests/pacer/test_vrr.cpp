@@ -1007,6 +1007,7 @@ TEST(Vrr, APacedCatchUpAddsAtMostThePanelsLongestRefreshToAFrame) {
     }
     return o;
   };
+  EXPECT_EQ(AdaptiveConfig{}.vrr_catch_up_cap, 1.0);
   const Out off = go(0);
   const Out on = go(1);
   ASSERT_GT(off.widest, 80_ms);  // the storm's end holds a wide interval
