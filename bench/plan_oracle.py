@@ -15,7 +15,11 @@ advance:
   reads only the last render could do;
 - local: each frame's plan is one percentile (the best) of the renders within 64 frames
   either side of it, the future included: more than a plan read from recent renders can
-  know where costs move between calm and noisy stretches.
+  know where costs move between calm and noisy stretches;
+- trailing: each frame's plan is one percentile of the renders before it alone (the last 32,
+  128 or 512, the warm-up's among them), the best window and percentile: what a plan read
+  from recent renders could do, given the one percentile that suits the trace (a policy must
+  choose it without seeing the trace).
 
 The model, kept simple on purpose: each render is the trace's frame_ms x the scale, repeated
 to 3600 frames and the first 60 left out, as bench/compare runs it; the simulation's updates
@@ -39,10 +43,10 @@ Prints one line per row looked at and the counts. Exit 2 on a usage error, 1 on 
 cannot read.
 """
 import argparse
+import bisect
 import csv
 import math
 import os
-import statistics
 import sys
 
 BASELINES = ("accumulator", "accumulator-capped", "flipcode")
@@ -61,7 +65,7 @@ def p99(values):
     return s[min(len(s) - 1, math.ceil(0.99 * len(s)) - 1)]
 
 
-def load_trace(path, scale):
+def load_trace(path, scale, history=False):
     try:
         with open(path, newline="") as f:
             v = [float(r["frame_ms"]) * scale for r in csv.DictReader(f)]
@@ -74,17 +78,23 @@ def load_trace(path, scale):
     out = []
     while len(out) < 3600:
         out += v
-    return out[60:3600]
+    return out[:3600] if history else out[60:3600]
+
+
+def mean(values):
+    """statistics.mean's value (math.fsum is as exact) at a fraction of its cost."""
+    values = list(values)
+    return math.fsum(values) / len(values)
 
 
 def best_plan(renders, plans_for, anim_limit, shortest, strict=False):
     """The highest rate among the plans that meet the animation limit (under it when strict)
     and the rate limit."""
-    capped = statistics.mean(max(r / 0.9, shortest) for r in renders)
+    capped = mean(max(r / 0.9, shortest) for r in renders)
     best = None
     for plans in plans_for:
         late = p99([max(0.0, r - p) for r, p in zip(renders, plans)])
-        period = statistics.mean(max(max(r, p) / 0.9, shortest) for r, p in zip(renders, plans))
+        period = mean(max(max(r, p) / 0.9, shortest) for r, p in zip(renders, plans))
         rate = capped / period
         within = late < anim_limit if strict else late <= anim_limit
         if within and rate >= 0.9 and (best is None or rate > best[1]):
@@ -101,7 +111,7 @@ def static_plans(renders, steps=200):
 
 def lag1_plans(renders, steps=200):
     x, y = renders[:-1], renders[1:]
-    mx, my = statistics.mean(x), statistics.mean(y)
+    mx, my = mean(x), mean(y)
     var = sum((a - mx) ** 2 for a in x)
     b = sum((a - mx) * (c - my) for a, c in zip(x, y)) / var if var > 0 else 0.0
     a0 = my - b * mx
@@ -116,6 +126,21 @@ def local_plans(renders, half_window=64, steps=200):
     windows = [sorted(renders[max(0, i - half_window):i + half_window + 1]) for i in range(len(renders))]
     for k in range(steps):
         yield [w[int(len(w) * k / steps)] for w in windows]
+
+
+def trailing_plans(frames, windows=(32, 128, 512), steps=100):
+    """frames: the run's renders with the 60 warm-up frames first, which only fill the window."""
+    for window in windows:
+        recent, order, sorted_recent = [], [], []
+        for i, r in enumerate(frames):
+            if i >= 60:
+                recent.append(list(sorted_recent))
+            bisect.insort(sorted_recent, r)
+            order.append(r)
+            if len(order) > window:
+                del sorted_recent[bisect.bisect_left(sorted_recent, order.pop(0))]
+        for k in range(steps):
+            yield [w[min(len(w) - 1, int(len(w) * k / steps))] for w in recent]
 
 
 def main():
@@ -154,7 +179,7 @@ def main():
     for r in rows:
         if r["display"] == args.display and r["scale"] == args.scale and (args.half is None or r["half"] == args.half):
             by.setdefault(r["workload"], {})[r["policy"]] = r
-    counts = {"rows": 0, "static": 0, "lag1": 0, "local": 0}
+    counts = {"rows": 0, "static": 0, "lag1": 0, "local": 0, "trailing": 0}
     for workload, pol in sorted(by.items()):
         if "adaptive" not in pol or any(b not in pol for b in BASELINES):
             continue
@@ -178,21 +203,24 @@ def main():
         st = best_plan(renders, static_plans(renders), goal, shortest, args.below_peers)
         l1 = best_plan(renders, lag1_plans(renders), goal, shortest, args.below_peers)
         lo = best_plan(renders, local_plans(renders), goal, shortest, args.below_peers)
+        tr = best_plan(renders, trailing_plans(load_trace(path, float(args.scale), history=True)), goal, shortest,
+                       args.below_peers)
         counts["rows"] += 1
         counts["static"] += st is not None
         counts["lag1"] += l1 is not None
         counts["local"] += lo is not None
+        counts["trailing"] += tr is not None
         show = lambda b: "none" if b is None else f"{b[0]:.3f} ms at {b[1]:.3f}"
         against = f"{peer} {target:.3f} ms" if args.below_peers else f"limit {anim_limit:.3f}"
         print(f"{workload}: adaptive {anim:.3f} ms ({against}), {fps:.1f} fps (limit {fps_limit:.1f});"
-              f" static plan {show(st)}; lag-1 plan {show(l1)}; local plan {show(lo)}")
+              f" static plan {show(st)}; lag-1 plan {show(l1)}; local plan {show(lo)}; trailing plan {show(tr)}")
     if args.below_peers:
         print(f"{counts['rows']} met rows with a trace where a peer's p99 is as low or lower; a plan under the"
               f" lowest peer's within the rate limit: static on {counts['static']}, lag-1 on {counts['lag1']},"
-              f" local on {counts['local']}")
+              f" local on {counts['local']}, trailing on {counts['trailing']}")
     else:
         print(f"{counts['rows']} missing rows with a trace; a static plan meets both limits on {counts['static']},"
-              f" a lag-1 plan on {counts['lag1']}, a local plan on {counts['local']}")
+              f" a lag-1 plan on {counts['lag1']}, a local plan on {counts['local']}, a trailing plan on {counts['trailing']}")
 
 
 if __name__ == "__main__":
