@@ -82,7 +82,8 @@ def load_trace(path, scale, history=False):
 
 
 def mean(values):
-    """statistics.mean's value (math.fsum is as exact) at a fraction of its cost."""
+    """The mean, with an exactly rounded sum (math.fsum): statistics.mean's value to the last digit or so, at a
+    fraction of its cost."""
     values = list(values)
     return math.fsum(values) / len(values)
 
