@@ -53,6 +53,9 @@ BASELINES = ("accumulator", "accumulator-capped", "flipcode")
 PEERS = ("swappy", "framepace")
 # The refresh the comparison assumes on an immediate display with no rate given (its cap).
 ASSUMED_REFRESH_HZ = 60.0
+# The frames the comparison runs, and the warm-up its metrics leave out.
+RUN_FRAMES = 3600
+WARMUP_FRAMES = 60
 
 
 def fail(message, code):
@@ -65,7 +68,8 @@ def p99(values):
     return s[min(len(s) - 1, math.ceil(0.99 * len(s)) - 1)]
 
 
-def load_trace(path, scale, history=False):
+def load_trace(path, scale):
+    """The run's renders, the warm-up frames first (the metrics leave them out: [WARMUP_FRAMES:])."""
     try:
         with open(path, newline="") as f:
             v = [float(r["frame_ms"]) * scale for r in csv.DictReader(f)]
@@ -76,9 +80,9 @@ def load_trace(path, scale, history=False):
     if not v:
         fail(f"'{path}': no frames", 1)
     out = []
-    while len(out) < 3600:
+    while len(out) < RUN_FRAMES:
         out += v
-    return out[:3600] if history else out[60:3600]
+    return out[:RUN_FRAMES]
 
 
 def mean(values):
@@ -130,16 +134,15 @@ def local_plans(renders, half_window=64, steps=200):
 
 
 def trailing_plans(frames, windows=(32, 128, 512), steps=100):
-    """frames: the run's renders with the 60 warm-up frames first, which only fill the window."""
+    """frames: the run's renders with the warm-up frames first, which only fill the window."""
     for window in windows:
-        recent, order, sorted_recent = [], [], []
+        recent, sorted_recent = [], []
         for i, r in enumerate(frames):
-            if i >= 60:
+            if i >= WARMUP_FRAMES:
                 recent.append(list(sorted_recent))
             bisect.insort(sorted_recent, r)
-            order.append(r)
-            if len(order) > window:
-                del sorted_recent[bisect.bisect_left(sorted_recent, order.pop(0))]
+            if i >= window:  # the window holds frames[i - window + 1 .. i]
+                del sorted_recent[bisect.bisect_left(sorted_recent, frames[i - window])]
         for k in range(steps):
             yield [w[min(len(w) - 1, int(len(w) * k / steps))] for w in recent]
 
@@ -199,13 +202,13 @@ def main():
         path = os.path.join(args.traces, workload + ".csv")
         if not os.path.exists(path):
             continue  # a synthetic shape: no trace file
-        renders = load_trace(path, float(args.scale))
+        frames = load_trace(path, float(args.scale))
+        renders = frames[WARMUP_FRAMES:]
         goal = target if args.below_peers else anim_limit
         st = best_plan(renders, static_plans(renders), goal, shortest, args.below_peers)
         l1 = best_plan(renders, lag1_plans(renders), goal, shortest, args.below_peers)
         lo = best_plan(renders, local_plans(renders), goal, shortest, args.below_peers)
-        tr = best_plan(renders, trailing_plans(load_trace(path, float(args.scale), history=True)), goal, shortest,
-                       args.below_peers)
+        tr = best_plan(renders, trailing_plans(frames), goal, shortest, args.below_peers)
         counts["rows"] += 1
         counts["static"] += st is not None
         counts["lag1"] += l1 is not None
