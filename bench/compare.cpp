@@ -371,6 +371,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_median_error") c.vrr_median_error = v;
   else if (name == "vrr_hold_bank") c.vrr_hold_bank = v;
   else if (name == "vrr_predict_gain") c.vrr_predict_gain = v;
+  else if (name == "mixed_predict_gain_queued") c.mixed_predict_gain_queued = v;
   else if (name == "vrr_predict_window") c.vrr_predict_window = static_cast<int>(v);
   else if (name == "vrr_predict_clamp") c.vrr_predict_clamp = v;
   else if (name == "vrr_predict_on_immediate") c.vrr_predict_on_immediate = v != 0;

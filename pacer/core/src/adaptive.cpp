@@ -267,9 +267,10 @@ void AdaptivePolicy::update_render_estimates() {
   }
   typical_lead_ = sorted[lead_at] + config_.present_margin;
   // VRR (and immediate, vrr_predict_on_immediate): moved by what the last render says of the
-  // next (vrr_predict_gain); on immediate cap_mixed_lead's floor below may hold it up.
+  // next (vrr_predict_gain); on immediate cap_mixed_lead's floor below may hold it up. On a
+  // FIFO queue the move comes after that queue's bounds (below).
   book_render(sample);
-  typical_lead_ = std::max(Nanos{1}, typical_lead_ + predicted_move(sample, typical_lead_));
+  if (!queued_fifo()) typical_lead_ = std::max(Nanos{1}, typical_lead_ + predicted_move(sample, typical_lead_));
   // The mixed cadence on a display that shows presents when made (immediate), with
   // mixed_lead_cap_immediate: the FIFO queue's cap and floor below, without its deep raise.
   if (cadence_ == Cadence::mixed && !latched()) {
@@ -293,6 +294,11 @@ void AdaptivePolicy::update_render_estimates() {
   // ones would otherwise plan every frame on the long ones, each short frame holding its
   // present (the loop idling: the rate lost), for as long as they stay in the deep history.
   cap_mixed_lead(sorted, median);
+  // Then moved by what the last render says of the next (mixed_predict_gain_queued), past
+  // those bounds: after a long render that a short one follows, low enough for the frame to
+  // make the next vblank (its present cannot go before the previous vblank, nor the next
+  // frame start before that present).
+  typical_lead_ = std::max(Nanos{1}, typical_lead_ + predicted_move(sample, typical_lead_));
 }
 
 void AdaptivePolicy::cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos median) {
@@ -304,15 +310,18 @@ void AdaptivePolicy::cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos medi
 }
 
 void AdaptivePolicy::book_render(Nanos sample) {
-  if (config_.vrr_predict_gain <= 0 || !(vrr() || (config_.vrr_predict_on_immediate && immediate()))) return;
+  const bool fifo = queued_fifo() && config_.mixed_predict_gain_queued > 0;
+  if (!fifo && (config_.vrr_predict_gain <= 0 || !(vrr() || (config_.vrr_predict_on_immediate && immediate())))) return;
   push_ring(predict_ring_, predict_next_, std::max(static_cast<std::size_t>(config_.vrr_predict_window), kPredictMinRenders), sample);
 }
 
 Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) const {
-  // book_render keeps renders only on VRR (and immediate) with the gain above 0: otherwise
-  // the ring is empty. Immediate's even cadence plans on the longest renders (lead_): no move.
+  // book_render keeps renders only on VRR (and immediate, and a FIFO queue) with the gain
+  // above 0: otherwise the ring is empty. The even cadences plan on the longest renders
+  // (lead_): no move.
   const std::size_t n = predict_ring_.size();
-  const bool planned_typical = cadence_ == Cadence::free || (cadence_ == Cadence::mixed && immediate());
+  const bool planned_typical =
+      cadence_ == Cadence::free || (cadence_ == Cadence::mixed && (immediate() || queued_fifo()));
   if (!planned_typical || n < kPredictMinRenders) return Nanos::zero();
   double mean = 0;
   for (const Nanos r : predict_ring_) mean += static_cast<double>(r.count());
@@ -333,7 +342,8 @@ Nanos AdaptivePolicy::predicted_move(Nanos sample, Nanos plan) const {
   if (variance <= 0) return Nanos::zero();
   const double correlation = std::clamp(covariance / variance, -kPredictMaxCorrelation, kPredictMaxCorrelation);
   const double most = config_.vrr_predict_clamp * static_cast<double>(plan.count());
-  const double move = config_.vrr_predict_gain * correlation * (static_cast<double>(sample.count()) - mean);
+  const double gain = queued_fifo() ? config_.mixed_predict_gain_queued : config_.vrr_predict_gain;
+  const double move = gain * correlation * (static_cast<double>(sample.count()) - mean);
   return Nanos{static_cast<std::int64_t>(std::clamp(move, -most, most))};
 }
 

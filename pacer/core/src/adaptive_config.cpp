@@ -131,6 +131,8 @@ void validate(const AdaptiveConfig& c) {
   real("vrr_hold_budget", c.vrr_hold_budget, c.vrr_hold_budget >= 0.0 && c.vrr_hold_budget < 1.0, "in [0, 1)");
   real("vrr_hold_bank", c.vrr_hold_bank, c.vrr_hold_bank >= 0.0 && c.vrr_hold_bank <= 10000.0, "in [0, 10000]");
   real("vrr_predict_gain", c.vrr_predict_gain, c.vrr_predict_gain >= 0.0 && c.vrr_predict_gain <= 2.0, "in [0, 2]");
+  real("mixed_predict_gain_queued", c.mixed_predict_gain_queued,
+       c.mixed_predict_gain_queued >= 0.0 && c.mixed_predict_gain_queued <= 4.0, "in [0, 4]");
   real("vrr_predict_clamp", c.vrr_predict_clamp, c.vrr_predict_clamp >= 0.0 && c.vrr_predict_clamp <= 1.0, "in [0, 1]");
   at_least("vrr_refollow_frames", c.vrr_refollow_frames, 0);
   within("vrr_predict_window", c.vrr_predict_window, 16, 4096);

@@ -188,12 +188,16 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   void cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos median);
   /// vrr_predict_gain: keeps `sample` (the render just measured) among the last
   /// vrr_predict_window (on VRR, and on immediate with vrr_predict_on_immediate, with the
-  /// gain above 0; nothing is kept otherwise).
+  /// gain above 0; on a FIFO queue with mixed_predict_gain_queued above 0; nothing is kept
+  /// otherwise).
   void book_render(Nanos sample);
-  /// vrr_predict_gain: how far the next frame's `plan` moves for the last render `sample`
-  /// (0 where book_render keeps nothing, outside VRR's free cadence and immediate's mixed
-  /// one, or with fewer than 16 renders kept).
+  /// vrr_predict_gain (mixed_predict_gain_queued on a FIFO queue): how far the next frame's
+  /// `plan` moves for the last render `sample` (0 where book_render keeps nothing, outside
+  /// VRR's free cadence and the mixed one of immediate and of a FIFO queue, or with fewer
+  /// than 16 renders kept).
   Nanos predicted_move(Nanos sample, Nanos plan) const;
+  /// The mixed cadence on a FIFO queue: fixed refresh, presents latched and queued.
+  bool queued_fifo() const { return latched() && config_.queued_presents; }
   /// Presents shown when made, with no refresh of their own: immediate (and offscreen), not
   /// VRR, not immediate:HZ (a known rate: its own rules), not a FIFO queue of unknown rate.
   bool immediate() const { return !vrr() && !config_.vblank_latch && config_.refresh_period <= Nanos::zero(); }

@@ -598,6 +598,23 @@ struct AdaptiveConfig {
   /// (docs/results.md, issue 11's forty-ninth part). Test
   /// Vrr.OnImmediateThePlanFollowsTheLastRenderWhenAsked.
   bool vrr_predict_on_immediate = false;
+  /// The same rule on the mixed cadence of a FIFO queue (fixed refresh, presents queued),
+  /// with this gain, over vrr_predict_window renders and within vrr_predict_clamp: the plan
+  /// (mixed_lead_percentile_queued, raised to mixed_lead_deep_percentile, within
+  /// mixed_lead_ratio_queued and mixed_lead_floor_percentile) moves by
+  /// mixed_predict_gain_queued x r x (the last render - the renders' mean) after those
+  /// bounds. There a frame's present can be issued no earlier than one period before its
+  /// vblank (the queue would show it a vblank early), and the next frame starts after it:
+  /// with costs between one and two periods at 144 Hz, a plan on the p95-p97 render puts
+  /// every frame two periods after the last (72 fps where the capped loop shows 80-84). Where
+  /// a long render is followed by a short one, the plan after a long one is lower and the
+  /// frame makes the next vblank. 0: off. 2 chosen on the seen sets (the tuning half, sets
+  /// A-AB and the ten probes, five seeds: 21007 -> 21039 rows, 4121 -> 4127 below both peers
+  /// at seed 7; gain 1: 20996, 1.5: 21030, 3: 20910; 2 lowering the plan only: 21015); a row
+  /// it costs is a stutter where a hitch follows a frame the lower plan showed a period
+  /// sooner, or late frames on 30 fps caps (docs/results.md, issue 11's sixtieth part). Test
+  /// Vrr.OnAFifoQueueThePlanFollowsTheLastRenderInTheMixedCadence.
+  double mixed_predict_gain_queued = 2;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
   /// frames after it catch up this share of the lag per frame (at least catch_up's step).
   /// Lateness is routine on VRR (frames are presented when ready): the slow catch-up of
@@ -736,7 +753,7 @@ struct AdaptiveConfig {
 /// outside [0, 100], vrr_noise_sigmas outside [0, 10], vrr_median_error outside [1, 3],
 /// vrr_hold_bank outside [0, 10000], a negative pile_catch_up_lag or a pile_catch_up_within
 /// not above 0, a negative vrr_refollow_frames or vrr_refollow_share outside (0, 1],
-/// vrr_predict_gain outside [0, 2], vrr_predict_window outside [16, 4096],
+/// vrr_predict_gain outside [0, 2], mixed_predict_gain_queued outside [0, 4], vrr_predict_window outside [16, 4096],
 /// vrr_predict_clamp outside [0, 1], push_gap_guard neither 0 nor >= 1, push_gap_window
 /// outside [1, 1024], a negative vrr_pile_keep, vrr_pile_keep_pace outside (0, 1],
 /// vrr_catch_up_cap outside [0, 100]; and
