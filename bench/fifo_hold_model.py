@@ -30,9 +30,10 @@ Usage: bench/fifo_hold_model.py --trace FILE [--scale 1.0] [--hz 144] [--update-
 Exit 2 on a usage error, 1 on a trace it cannot read.
 """
 import argparse
-import csv
 import math
 import sys
+
+import trace_csv  # bench/trace_csv.py, beside this script
 
 RUN_FRAMES = 3600
 WARMUP_FRAMES = 60
@@ -45,19 +46,7 @@ def fail(message, code):
 
 
 def load_busy(path, scale, update_ms):
-    try:
-        with open(path, newline="") as f:
-            v = [float(r["frame_ms"]) * scale for r in csv.DictReader(f)]
-    except OSError as e:
-        fail(f"cannot read '{path}': {e.strerror}", 1)
-    except (KeyError, TypeError, ValueError):
-        fail(f"'{path}': expected a frame_ms column of numbers", 1)
-    if not v:
-        fail(f"'{path}': no frames", 1)
-    out = []
-    while len(out) < RUN_FRAMES:
-        out += v
-    return [r + update_ms for r in out[:RUN_FRAMES]]
+    return [r + update_ms for r in trace_csv.load_run(path, scale, RUN_FRAMES, fail)]
 
 
 def vblank_at_or_after(t, period):

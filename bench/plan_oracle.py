@@ -49,6 +49,8 @@ import math
 import os
 import sys
 
+import trace_csv  # bench/trace_csv.py, beside this script
+
 BASELINES = ("accumulator", "accumulator-capped", "flipcode")
 PEERS = ("swappy", "framepace")
 # The refresh the comparison assumes on an immediate display with no rate given (its cap).
@@ -70,19 +72,7 @@ def p99(values):
 
 def load_trace(path, scale):
     """The run's renders, the warm-up frames first (the metrics leave them out: [WARMUP_FRAMES:])."""
-    try:
-        with open(path, newline="") as f:
-            v = [float(r["frame_ms"]) * scale for r in csv.DictReader(f)]
-    except OSError as e:
-        fail(f"cannot read '{path}': {e.strerror}", 1)
-    except (KeyError, TypeError, ValueError):
-        fail(f"'{path}': expected a frame_ms column of numbers", 1)
-    if not v:
-        fail(f"'{path}': no frames", 1)
-    out = []
-    while len(out) < RUN_FRAMES:
-        out += v
-    return out[:RUN_FRAMES]
+    return trace_csv.load_run(path, scale, RUN_FRAMES, fail)
 
 
 def mean(values):

@@ -739,6 +739,19 @@ CorrelatedLoads correlated_loads(double mean, double amp, double lag, double dri
   return out;
 }
 
+/// p99 |animation error| (ms, from frame 300) and the mean frame interval (ms) of `load` on
+/// `display` with the precise waiter, `tweak` applied to the config; the rules measured with
+/// it act in the mixed cadence, so most frames must run there.
+template <class Tweak>
+std::pair<double, double> mixed_anim_and_gap(const std::vector<Nanos>& load, Tweak tweak, const char* display) {
+  SimOptions opt;
+  opt.display = parse_display(display).value();
+  const Traced t = run_precise(load, tweak, opt);
+  const auto mixed = std::count(t.cadences.begin(), t.cadences.end(), AdaptivePolicy::Cadence::mixed);
+  EXPECT_GT(mixed, static_cast<std::ptrdiff_t>(load.size() * 9 / 10)) << "the rule applies in the mixed cadence";
+  return {to_ms(p99_anim_error(t.run, 300)), mean_gap_ms(t.run, 300, load.size())};
+}
+
 }  // namespace
 
 TEST(Vrr, ThePlanFollowsWhatTheLastRenderSaysOfTheNext) {
@@ -799,13 +812,8 @@ TEST(Vrr, OnImmediateThePlanFollowsTheLastRenderWhenAsked) {
   const CorrelatedLoads loads = correlated_loads(15.0, 8.0, 4.8, 15.0, 6.0);
   const std::vector<Nanos>& made_up = loads.made_up;
   const std::vector<Nanos>& drifting = loads.drifting;
-  SimOptions immediate;
-  immediate.display = parse_display("immediate").value();
-  const auto measure = [&immediate](const std::vector<Nanos>& load, bool on) {
-    const Traced t = run_precise(load, [on](AdaptiveConfig& c) { c.vrr_predict_on_immediate = on; }, immediate);
-    const auto mixed = std::count(t.cadences.begin(), t.cadences.end(), AdaptivePolicy::Cadence::mixed);
-    EXPECT_GT(mixed, static_cast<std::ptrdiff_t>(load.size() * 9 / 10)) << "the rule applies in the mixed cadence";
-    return std::pair{to_ms(p99_anim_error(t.run, 300)), mean_gap_ms(t.run, 300, load.size())};
+  const auto measure = [](const std::vector<Nanos>& load, bool on) {
+    return mixed_anim_and_gap(load, [on](AdaptiveConfig& c) { c.vrr_predict_on_immediate = on; }, "immediate");
   };
   EXPECT_FALSE(AdaptiveConfig{}.vrr_predict_on_immediate);
   for (const auto* load : {&made_up, &drifting}) {
@@ -826,13 +834,8 @@ TEST(Vrr, OnAFifoQueueThePlanFollowsTheLastRenderWhenAsked) {
   // render makes the next vblank), p99 0.075 -> 0.074 ms; independent 12.662 -> 12.719 ms,
   // p99 0.000 -> 0.000 ms (nothing to follow: the plan hardly moves).
   const CorrelatedLoads loads = correlated_loads(11.0, 4.0, 2.4, 11.0, 4.0);
-  SimOptions fifo;
-  fifo.display = parse_display("fifo:144").value();
-  const auto measure = [&fifo](const std::vector<Nanos>& load, double gain) {
-    const Traced t = run_precise(load, [gain](AdaptiveConfig& c) { c.mixed_predict_gain_queued = gain; }, fifo);
-    const auto mixed = std::count(t.cadences.begin(), t.cadences.end(), AdaptivePolicy::Cadence::mixed);
-    EXPECT_GT(mixed, static_cast<std::ptrdiff_t>(load.size() * 9 / 10)) << "the rule applies in the mixed cadence";
-    return std::pair{to_ms(p99_anim_error(t.run, 300)), mean_gap_ms(t.run, 300, load.size())};
+  const auto measure = [](const std::vector<Nanos>& load, double gain) {
+    return mixed_anim_and_gap(load, [gain](AdaptiveConfig& c) { c.mixed_predict_gain_queued = gain; }, "fifo:144");
   };
   EXPECT_EQ(AdaptiveConfig{}.mixed_predict_gain_queued, 0.0);
   const double gain = 2.0;
