@@ -4,7 +4,7 @@
 #                                             CLI11 (flag tables), nlohmann-json (JSON outputs),
 #                                             git + pkg-config (the consumer tests), locales
 #                                             (localedef's sources: the locale tests' de_DE),
-#                                             python3 (bench/plan_oracle.py and its tests)
+#                                             python3 (bench/plan_oracle.py, bench/fifo_hold_model.py and their tests)
 #                                        all (default): plus Vulkan, GLFW, spdlog, lavapipe, Xvfb,
 #                                             xdotool (key presses in the Vulkan tests), Xlib headers
 #                                             (renderer.hpp's example closes its window as a user does)
