@@ -296,8 +296,8 @@ void AdaptivePolicy::update_render_estimates() {
   cap_mixed_lead(sorted, median);
   // Then moved by what the last render says of the next (mixed_predict_gain_queued), past
   // those bounds: after a long render that a short one follows, low enough for the frame to
-  // make the next vblank (its present cannot go before the previous vblank, nor the next
-  // frame start before that present).
+  // make the next vblank (its present goes no earlier than a period before its vblank, and
+  // the next frame starts after that present).
   typical_lead_ = std::max(Nanos{1}, typical_lead_ + predicted_move(sample, typical_lead_));
 }
 

@@ -606,15 +606,15 @@ struct AdaptiveConfig {
   /// bounds. There a frame's present can be issued no earlier than one period before its
   /// vblank (the queue would show it a vblank early), and the next frame starts after it:
   /// with costs between one and two periods at 144 Hz, a plan on the p95-p97 render puts
-  /// every frame two periods after the last (72 fps where the capped loop shows 80-84). Where
-  /// a long render is followed by a short one, the plan after a long one is lower and the
-  /// frame makes the next vblank. 0: off (the default). 2 met the most seen rows (the tuning
-  /// half, sets A-AB and the ten probes, five seeds: 21007 -> 21039, 4121 -> 4127 below both
-  /// peers at seed 7; gain 1: 20996, 1.5: 21030, 3: 20910; 2 lowering the plan only: 21015)
-  /// but was not confirmed on the held-out half, by the rule written down before it was run:
-  /// 1102 -> 1090 rows over five seeds, 218 -> 216 below both peers at seed 7, every row it
-  /// cost there a stutter (a hitch after a frame the lower plan showed a period sooner), so
-  /// it stays off (docs/results.md, issue 11's sixtieth part). Test
+  /// every frame two periods after the last (72 fps on one capture where the capped loop
+  /// shows 84). Where a long render is followed by a short one, the plan after a long one is
+  /// lower and the frame makes the next vblank. 0: off (the default). 2 met the most seen
+  /// rows (the tuning half, sets A-AB and the ten probes, five seeds: 21007 -> 21039, 4121 ->
+  /// 4127 below both peers at seed 7; gain 1: 20996, 1.5: 21030, 3: 20910; 2 lowering the
+  /// plan only: 21015) but was not confirmed on the held-out half, by the rule written down
+  /// before it was run: 1102 -> 1090 rows over five seeds, 218 -> 216 below both peers at
+  /// seed 7, where both rows it cost missed on stutters (a hitch after a frame the lower plan
+  /// showed a period sooner), so it stays off (docs/results.md, issue 11's sixtieth part). Test
   /// Vrr.OnAFifoQueueThePlanFollowsTheLastRenderWhenAsked.
   double mixed_predict_gain_queued = 0;
   /// VRR: a frame presented later than planned leaves the world that far behind (lag); the
@@ -755,10 +755,10 @@ struct AdaptiveConfig {
 /// outside [0, 100], vrr_noise_sigmas outside [0, 10], vrr_median_error outside [1, 3],
 /// vrr_hold_bank outside [0, 10000], a negative pile_catch_up_lag or a pile_catch_up_within
 /// not above 0, a negative vrr_refollow_frames or vrr_refollow_share outside (0, 1],
-/// vrr_predict_gain outside [0, 2], mixed_predict_gain_queued outside [0, 4], vrr_predict_window outside [16, 4096],
-/// vrr_predict_clamp outside [0, 1], push_gap_guard neither 0 nor >= 1, push_gap_window
-/// outside [1, 1024], a negative vrr_pile_keep, vrr_pile_keep_pace outside (0, 1],
-/// vrr_catch_up_cap outside [0, 100]; and
+/// vrr_predict_gain outside [0, 2], mixed_predict_gain_queued outside [0, 4],
+/// vrr_predict_window outside [16, 4096], vrr_predict_clamp outside [0, 1], push_gap_guard
+/// neither 0 nor >= 1, push_gap_window outside [1, 1024], a negative vrr_pile_keep,
+/// vrr_pile_keep_pace outside (0, 1], vrr_catch_up_cap outside [0, 100]; and
 /// overload_window under 2, catch_up_p99_window under 100, level_window negative or above
 /// shrink_window, mixed_margin or vrr_margin under 1, vrr_trim outside [0, 1),
 /// mixed_lead_percentile, mixed_lead_percentile_queued or vrr_lead_percentile outside
