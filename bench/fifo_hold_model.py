@@ -35,8 +35,8 @@ import sys
 
 import trace_csv  # bench/trace_csv.py, beside this script
 
-RUN_FRAMES = 3600
-WARMUP_FRAMES = 60
+RUN_FRAMES = trace_csv.RUN_FRAMES
+WARMUP_FRAMES = trace_csv.WARMUP_FRAMES
 PERCENTILES = (50, 70, 80, 90, 95, 97, 99)
 
 
@@ -108,11 +108,7 @@ def main():
         print(f"static p{pct}: {fps:.1f} fps, {100 * late:.1f}% late")
     fps, late = run_planned(busy, busy, period, a.call_ms)
     print(f"perfect: {fps:.1f} fps, {100 * late:.1f}% late")
-    x, y = busy[:-1], busy[1:]
-    mx, my = math.fsum(x) / len(x), math.fsum(y) / len(y)
-    var = math.fsum((v - mx) ** 2 for v in x)
-    b = math.fsum((u - mx) * (v - my) for u, v in zip(x, y)) / var if var > 0 else 0.0
-    predicted = [busy[0]] + [my + b * (v - mx) for v in x]
+    b, predicted = trace_csv.lag1_fit(busy)
     residuals = sorted(v - p for v, p in zip(busy, predicted))
     print(f"lag-1 slope {b:.3f}")
     for pct in (90, 95, 97, 99):

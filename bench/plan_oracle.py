@@ -56,8 +56,8 @@ PEERS = ("swappy", "framepace")
 # The refresh the comparison assumes on an immediate display with no rate given (its cap).
 ASSUMED_REFRESH_HZ = 60.0
 # The frames the comparison runs, and the warm-up its metrics leave out.
-RUN_FRAMES = 3600
-WARMUP_FRAMES = 60
+RUN_FRAMES = trace_csv.RUN_FRAMES
+WARMUP_FRAMES = trace_csv.WARMUP_FRAMES
 
 
 def fail(message, code):
@@ -105,12 +105,7 @@ def static_plans(renders, steps=200):
 
 
 def lag1_plans(renders, steps=200):
-    x, y = renders[:-1], renders[1:]
-    mx, my = mean(x), mean(y)
-    var = sum((a - mx) ** 2 for a in x)
-    b = sum((a - mx) * (c - my) for a, c in zip(x, y)) / var if var > 0 else 0.0
-    a0 = my - b * mx
-    pred = [renders[0]] + [a0 + b * r for r in x]
+    _, pred = trace_csv.lag1_fit(renders)
     res = sorted(r - p for r, p in zip(renders, pred))
     for k in range(steps):
         c = res[int(len(res) * k / steps)]
