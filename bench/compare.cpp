@@ -341,6 +341,7 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "stall_lag_ms") c.stall_lag = ms();
   else if (name == "stall_catch_up_frames") c.stall_catch_up_frames = static_cast<int>(v);
   else if (name == "stall_catch_up_window") c.stall_catch_up_window = static_cast<int>(v);
+  else if (name == "stall_isolated_frames") c.stall_isolated_frames = static_cast<int>(v);
   else if (name == "step_cap_keeps_lag") c.step_cap_keeps_lag = v != 0;
   else if (name == "stall_run_lag_ms") c.stall_run_lag = ms();
   else if (name == "catch_up_p99") c.catch_up_p99 = v != 0;

@@ -10,6 +10,7 @@ long renders among short ones.
     scripts/storm_probe.py --set f traces/probe-storm-f    (set f: traces/probe-storm-f/README.md)
     scripts/storm_probe.py --set g traces/probe-storm-g    (set g: traces/probe-storm-g/README.md)
     scripts/storm_probe.py --set h traces/probe-storm-h    (set h: traces/probe-storm-h/README.md)
+    scripts/storm_probe.py --set i traces/probe-storm-i    (set i: traces/probe-storm-i/README.md)
 
 Each frame's base render is uniform within +-5% of the base; from the storm's first frame on,
 for its length, each frame (drawn on its own) is long with the set's share, and then takes
@@ -24,6 +25,7 @@ Set e: bases 8, 15 ms; shares 0.25, 0.5; 200 or 500 frames from frame 700; seed 
 Set f: bases 11, 16 ms; shares 0.3, 0.4; 180 or 420 frames from frame 800; seed 97.
 Set g: bases 12, 17 ms; shares 0.22, 0.35; 150 or 450 frames from frame 1000; seed 131.
 Set h: bases 9, 14 ms; shares 0.3, 0.45; 90 or 270 frames from frame 1100; seed 173.
+Set i: bases 10, 15 ms; shares 0.25, 0.4; 120 or 400 frames from frame 600; seed 193.
 """
 import argparse
 import pathlib
@@ -41,6 +43,7 @@ SETS = {
     "f": {"seed": 97, "bases": (11, 16), "shares": (0.3, 0.4), "lengths": (180, 420), "start": 800},
     "g": {"seed": 131, "bases": (12, 17), "shares": (0.22, 0.35), "lengths": (150, 450), "start": 1000},
     "h": {"seed": 173, "bases": (9, 14), "shares": (0.3, 0.45), "lengths": (90, 270), "start": 1100},
+    "i": {"seed": 193, "bases": (10, 15), "shares": (0.25, 0.4), "lengths": (120, 400), "start": 600},
 }
 
 

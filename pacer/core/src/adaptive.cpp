@@ -792,8 +792,12 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // A stall: what is left of its lag is caught up within stall_catch_up_frames frames, or
   // (stall_catch_up_window) within one while the stalls of the last that many frames, two
   // large errors each (the stall's lateness, the jump), are no more than the 1% of frames
-  // whose errors a p99 passes: then none of them sets it.
-  if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag) {
+  // whose errors a p99 passes: then none of them sets it. With stall_isolated_frames, only a
+  // stall with no late frame in that many frames before it (not one of a storm's).
+  const bool isolated =
+      config_.stall_isolated_frames <= 0 || frame_index() - last_late_index_ > config_.stall_isolated_frames;
+  if (late_frame(added)) last_late_index_ = frame_index();
+  if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag && isolated) {
     stall_left_ = config_.stall_catch_up_frames;
     if (config_.stall_catch_up_window > 0) {
       const std::int64_t frame = frame_index();

@@ -89,6 +89,7 @@ void validate(const AdaptiveConfig& c) {
   nanos("stall_lag", c.stall_lag, false);
   at_least("stall_catch_up_frames", c.stall_catch_up_frames, 0);
   at_least("stall_catch_up_window", c.stall_catch_up_window, 0);
+  at_least("stall_isolated_frames", c.stall_isolated_frames, 0);
   nanos("stall_run_lag", c.stall_run_lag, false);
   at_least("catch_up_p99_window", c.catch_up_p99_window, 100);
   at_least("catch_up_p99_frames", c.catch_up_p99_frames, 1);

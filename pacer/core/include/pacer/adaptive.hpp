@@ -301,6 +301,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos render_free_{0};     ///< off thread: when the render thread is expected to be done with the current frame
   int stall_left_ = 0;       ///< frames left to catch a stall's lag up in
   std::deque<std::int64_t> stall_frames_;  ///< stall_catch_up_window: the recent stalls' frames
+  std::int64_t last_late_index_ = -1'000'000'000;  ///< stall_isolated_frames: the last late frame's index
   Nanos run_add_{0};         ///< lag added by the current run of late frames (stall_run_lag)
   int run_frames_ = 0;       ///< late frames in that run
   std::vector<Nanos> gap_ring_;     ///< push_gap_guard: the last push_gap_window gaps between shown frames

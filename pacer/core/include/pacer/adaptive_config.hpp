@@ -265,6 +265,14 @@ struct AdaptiveConfig {
   /// the same; set AB 5 -> 15), and confirmed on the held-out half as written down before it
   /// was run (1099 -> 1099 rows; docs/results.md, issue 11's fifty-second part).
   int stall_catch_up_window = 1000;
+  /// ... and only when no late frame came in the this many frames before it: a storm's long
+  /// renders come among other late frames, and each read as a stall would put a third of its
+  /// lag into each of the next three frames (tens of ms apiece), where the catch-up pace and
+  /// the pile rules (max_pile_lag, pile_catch_up_lag) spread it. A loading frame or a lone
+  /// hitch still is a stall. 0: off (every frame over stall_lag is one). Chosen on the seen
+  /// sets and tried on storm probe I, written down before it existed (docs/results.md, issue
+  /// 11's sixty-first part).
+  int stall_isolated_frames = 0;
   /// A frame whose updates reach the step cap before its catch-up is done keeps the part of
   /// this frame's catch-up it could not simulate as lag, for the frames after to catch up,
   /// rather than dropping it as debt. It happens after a stall caught up in one frame (the
@@ -751,8 +759,8 @@ struct AdaptiveConfig {
 /// outside [1, 32], pipeline_frames above 15, shallow_pipeline outside [1, 15], non-finite
 /// factors, negative margins or estimate_hitch_* counts, estimate_hitch_ratio below 1,
 /// vrr_hold_budget or mixed_hold_budget outside [0, 1), max_pile_lag above 0 but under
-/// max_lag, a negative stall_lag, stall_run_lag, stall_catch_up_frames or
-/// stall_catch_up_window, vrr_ceiling_lead
+/// max_lag, a negative stall_lag, stall_run_lag, stall_catch_up_frames,
+/// stall_catch_up_window or stall_isolated_frames, vrr_ceiling_lead
 /// outside [0, 15], mixed_lead_ratio_queued neither 0 nor >= 1, mixed_lead_floor_percentile
 /// outside [0, 100], vrr_noise_sigmas outside [0, 10], vrr_median_error outside [1, 3],
 /// vrr_hold_bank outside [0, 10000], a negative pile_catch_up_lag or a pile_catch_up_within
