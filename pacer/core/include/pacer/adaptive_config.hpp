@@ -269,10 +269,14 @@ struct AdaptiveConfig {
   /// renders come among other late frames, and each read as a stall would put a third of its
   /// lag into each of the next three frames (tens of ms apiece), where the catch-up pace and
   /// the pile rules (max_pile_lag, pile_catch_up_lag) spread it. A loading frame or a lone
-  /// hitch still is a stall. 0: off (every frame over stall_lag is one). Chosen on the seen
-  /// sets and tried on storm probe I, written down before it existed (docs/results.md, issue
-  /// 11's sixty-first part).
-  int stall_isolated_frames = 0;
+  /// hitch still is a stall. 0: off (every frame over stall_lag is one; the rule until issue
+  /// 11's sixty-first part). 8 chosen on the seen sets (rows over five seeds 21366 -> 21431,
+  /// all on the storm probes, no set fewer; 16: 21442, probe-storm fewer, more world time
+  /// dropped) and confirmed on storm probe I, written down before it existed (131 -> 155),
+  /// and the held-out half (1102 -> 1102; docs/results.md, issue 11's sixty-first part).
+  /// The storms' piles then reach max_pile_lag more often: at seed 7 adaptive dropped 9.2 ->
+  /// 15.1 s of world time over the seen sets' 4864 rows, 0.3 -> 2.3 s over probe I's 64.
+  int stall_isolated_frames = 8;
   /// A frame whose updates reach the step cap before its catch-up is done keeps the part of
   /// this frame's catch-up it could not simulate as lag, for the frames after to catch up,
   /// rather than dropping it as debt. It happens after a stall caught up in one frame (the
