@@ -891,7 +891,7 @@ TEST(StateMachine, RareStallsAreCaughtUpInOneFrameFrequentOnesOverSeveral) {
   EXPECT_THROW(validate(c), std::invalid_argument);
 }
 
-TEST(StateMachine, AStallAmongLateFramesIsLeftToThePaceWhenAskedALoneOneIsStillAStall) {
+TEST(StateMachine, AStallAmongLateFramesIsLeftToThePaceALoneOneIsStillAStall) {
   // 3 ms renders at 100 Hz. A lone 200 ms loading frame (frame 300) is a stall either way:
   // caught up within a few frames. A 200 ms render three frames after a 30 ms one (a storm's:
   // frames 800 and 803) is one too with stall_isolated_frames 0; with 8 (the default) it is

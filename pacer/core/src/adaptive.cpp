@@ -797,7 +797,8 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   const bool isolated =
       config_.stall_isolated_frames <= 0 || frame_index() - last_late_index_ > config_.stall_isolated_frames;
   if (late_frame(added)) last_late_index_ = frame_index();
-  if (config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() && added >= config_.stall_lag && isolated) {
+  if (isolated && config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() &&
+      added >= config_.stall_lag) {
     stall_left_ = config_.stall_catch_up_frames;
     if (config_.stall_catch_up_window > 0) {
       const std::int64_t frame = frame_index();

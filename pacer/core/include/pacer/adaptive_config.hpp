@@ -265,7 +265,7 @@ struct AdaptiveConfig {
   /// the same; set AB 5 -> 15), and confirmed on the held-out half as written down before it
   /// was run (1099 -> 1099 rows; docs/results.md, issue 11's fifty-second part).
   int stall_catch_up_window = 1000;
-  /// ... and only when no late frame came in the this many frames before it: a storm's long
+  /// ... and only when no late frame came in this many frames before it: a storm's long
   /// renders come among other late frames, and each read as a stall would put a third of its
   /// lag into each of the next three frames (tens of ms apiece), where the catch-up pace and
   /// the pile rules (max_pile_lag, pile_catch_up_lag) spread it. A loading frame or a lone
