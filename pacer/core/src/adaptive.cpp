@@ -707,7 +707,10 @@ void AdaptivePolicy::note_lag(Nanos shown, Nanos added) {
     burst_start_ = shown;
     burst_add_ = Nanos::zero();
   }
-  if (late) last_late_ = shown;
+  if (late) {
+    last_late_ = shown;
+    last_late_index_ = frame_index();
+  }
   burst_add_ += added;
 }
 
@@ -752,6 +755,10 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     }
     world_prev_ = world;
   }
+  // stall_isolated_frames: no late frame in that many frames before this one (read before
+  // note_lag books this one).
+  const bool isolated =
+      config_.stall_isolated_frames <= 0 || frame_index() - last_late_index_ > config_.stall_isolated_frames;
   if (added > Nanos::zero()) {
     lag_ += added;
     note_lag(shown, added);
@@ -794,9 +801,6 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // large errors each (the stall's lateness, the jump), are no more than the 1% of frames
   // whose errors a p99 passes: then none of them sets it. With stall_isolated_frames, only a
   // stall with no late frame in that many frames before it (not one of a storm's).
-  const bool isolated =
-      config_.stall_isolated_frames <= 0 || frame_index() - last_late_index_ > config_.stall_isolated_frames;
-  if (late_frame(added)) last_late_index_ = frame_index();
   if (isolated && config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() &&
       added >= config_.stall_lag) {
     stall_left_ = config_.stall_catch_up_frames;

@@ -301,7 +301,6 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos render_free_{0};     ///< off thread: when the render thread is expected to be done with the current frame
   int stall_left_ = 0;       ///< frames left to catch a stall's lag up in
   std::deque<std::int64_t> stall_frames_;  ///< stall_catch_up_window: the recent stalls' frames
-  std::int64_t last_late_index_ = -1'000'000'000;  ///< stall_isolated_frames: the last late frame's index
   Nanos run_add_{0};         ///< lag added by the current run of late frames (stall_run_lag)
   int run_frames_ = 0;       ///< late frames in that run
   std::vector<Nanos> gap_ring_;     ///< push_gap_guard: the last push_gap_window gaps between shown frames
@@ -316,6 +315,7 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   Nanos caught_{0};          ///< the lag this frame's updates catch up (absorb_lag's step)
   // The catch-up's pace (absorb_lag): bursts of late frames, how often, how much lag.
   Nanos last_late_{Nanos::min()};  ///< when the last late frame was shown (min: none yet)
+  std::int64_t last_late_index_ = -1'000'000'000;  ///< ... and its frame index (stall_isolated_frames)
   Nanos burst_start_{0};            ///< when the current burst's first late frame was shown
   Nanos burst_add_{0};              ///< the lag added since then
   Nanos late_spacing_{0};           ///< the recent time from one burst to the next (0: not yet two)
