@@ -192,80 +192,30 @@ void AdaptivePolicy::follow_grid() {
 
 void AdaptivePolicy::update_render_estimates() {
   const auto history = static_cast<std::size_t>(std::max(config_.render_history, 1));
-  const auto outlier_after = static_cast<std::size_t>(config_.estimate_outlier_after);
   // A frame takes as long as the slower of its CPU render and the GPU's work (the latest
   // GPU time reported: a frame or two old); busy time counts it too (busy_counts_gpu).
   const Nanos sample = std::max(render_cost_, last_gpu_);
   push_ring(renders_, renders_next_, history, sample);
-  // The second-longest recent render: one hitch in the history is late whatever the
-  // estimate, and counting it would start every frame early for a whole history (the
-  // loop idling in present holds); a new, lasting level shows up after two frames.
-  // A burst of hitches (at most estimate_hitch_burst renders over estimate_hitch_ratio x the
-  // median) counts only while among the last estimate_hitch_memory renders: it stops
-  // shaping the plan soon after it ends. More of them are a storm (a level): they count.
-  const auto memory = static_cast<std::size_t>(std::max(config_.estimate_hitch_memory, 0));
   std::vector<Nanos>& sorted = sorted_renders_;  // reused: no allocation per frame
   sorted.assign(renders_.begin(), renders_.end());
   std::sort(sorted.begin(), sorted.end());
   const Nanos median = sorted[sorted.size() / 2];  // of every recent render, hitches included
-  const Nanos limit = memory > 0 ? scale(median, config_.estimate_hitch_ratio) : Nanos::max();
-  const auto over = static_cast<std::size_t>(sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), limit));
-  if (over > 0 && over <= static_cast<std::size_t>(std::max(config_.estimate_hitch_burst, 0))) {
-    sorted.clear();
-    const std::size_t size = renders_.size();
-    for (std::size_t i = 0; i < size; ++i) {
-      const std::size_t age = (renders_next_ + size - 1 - i) % size;  // 0: the newest
-      if (age < memory || renders_[i] <= limit) sorted.push_back(renders_[i]);
-    }
-    std::sort(sorted.begin(), sorted.end());
-  }
+  leave_out_past_burst(median);
+  // The second-longest recent render: one hitch in the history is late whatever the
+  // estimate, and counting it would start every frame early for a whole history (the
+  // loop idling in present holds); a new, lasting level shows up after two frames.
+  const auto outlier_after = static_cast<std::size_t>(config_.estimate_outlier_after);
   const Nanos longest = sorted.size() >= outlier_after ? sorted[sorted.size() - 2] : sorted.back();
   lead_ = longest + config_.present_margin;
   longest_lead_ = sorted.back() + config_.present_margin;
-  const auto deep = static_cast<std::size_t>(std::max(config_.deep_history, 2));
-  push_ring(deep_renders_, deep_next_, deep, sample);
-  std::vector<Nanos>& deep_sorted = sorted_deep_;
-  deep_sorted.assign(deep_renders_.begin(), deep_renders_.end());  // a rare long render counts here
-  const auto second = deep_sorted.end() - (deep_sorted.size() >= outlier_after ? 2 : 1);
-  std::nth_element(deep_sorted.begin(), second, deep_sorted.end());
-  deep_lead_ = std::max(lead_, *second + config_.present_margin);
+  update_deep_lead(sample);
   // Mixed cadence: plan for a typical render (a long one is shown a vblank late rather
   // than every frame idling in a held present); on a FIFO queue a longer one.
   // VRR: the same, on vrr_lead_percentile (a longer render is shown when it is ready).
   const double pct = cadence_ == Cadence::free                       ? config_.vrr_lead_percentile
                      : latched() && config_.queued_presents ? config_.mixed_lead_percentile_queued
                                                           : config_.mixed_lead_percentile;
-  std::size_t lead_at = percentile_index(pct, sorted.size());
-  // VRR within the panel's range, and the mixed cadence of a display that shows presents
-  // when made (immediate): the hold budget may raise the plan.
-  const double hold_budget = cadence_ == Cadence::free                 ? config_.vrr_hold_budget
-                             : cadence_ == Cadence::mixed && !on_grid() ? config_.mixed_hold_budget
-                                                                        : 0.0;
-  // Below the VRR range only with vrr_hold_below_range, and there without the idle-time
-  // credit: the interval's excess over the busy time is the margin the policy put over the
-  // cost, which a held present spends, not idle time the panel forces.
-  const bool below_range = below_vrr_range();
-  if (hold_budget > 0 && (!below_range || config_.vrr_hold_below_range) && !busy_ring_.empty()) {
-    // Higher while the renders' mean shortfall from the plan (the loop's idle time in held
-    // presents) stays within the budget: sorted is ascending, so the shortfall grows with k.
-    // The budget: its share of the mean busy time, plus (within the range) the time the loop
-    // idles anyway where the interval is longer than that (at the panel's fastest rate, say):
-    // holding presents within it costs little rate.
-    const Nanos busy = mean_busy();
-    // vrr_hold_bank: what calm frames saved (or noisy ones overspent), over that many frames.
-    const double bank = cadence_ == Cadence::free && config_.vrr_hold_bank > 0 ? hold_bank_ / config_.vrr_hold_bank : 0.0;
-    const Nanos idle = below_range ? Nanos::zero() : std::max(interval_ - busy, Nanos::zero());
-    const double budget = std::max(0.0, hold_budget * static_cast<double>(busy.count()) +
-                                            static_cast<double>(idle.count()) + bank) *
-                          static_cast<double>(sorted.size());
-    double below = 0;  // sum of sorted[k] - sorted[j] over j < k
-    for (std::size_t k = 1; k < sorted.size(); ++k) {
-      below += static_cast<double>((sorted[k] - sorted[k - 1]).count()) * static_cast<double>(k);
-      if (below > budget) break;
-      lead_at = std::max(lead_at, k);
-    }
-  }
-  typical_lead_ = sorted[lead_at] + config_.present_margin;
+  typical_lead_ = sorted[raise_by_hold_budget(percentile_index(pct, sorted.size()))] + config_.present_margin;
   // VRR (and immediate, vrr_predict_on_immediate): moved by what the last render says of the
   // next (vrr_predict_gain); on immediate cap_mixed_lead's floor below may hold it up. On a
   // FIFO queue the move comes after that queue's bounds (below).
@@ -277,13 +227,80 @@ void AdaptivePolicy::update_render_estimates() {
     if (config_.mixed_lead_cap_immediate) cap_mixed_lead(sorted, median);
     return;
   }
-  // The mixed cadence on a FIFO queue (latched: the display above returned):
-  if (cadence_ != Cadence::mixed || !config_.queued_presents) return;
-  // no shorter than mixed_lead_deep_percentile of the deep history, so a render that is
+  // The mixed cadence on a FIFO queue (latched: the display above returned).
+  if (cadence_ == Cadence::mixed && config_.queued_presents) bound_queued_mixed_lead(sample, median);
+}
+
+void AdaptivePolicy::leave_out_past_burst(Nanos median) {
+  // A burst of hitches (at most estimate_hitch_burst renders over estimate_hitch_ratio x the
+  // median) counts only while among the last estimate_hitch_memory renders: it stops
+  // shaping the plan soon after it ends. More of them are a storm (a level): they count.
+  const auto memory = static_cast<std::size_t>(std::max(config_.estimate_hitch_memory, 0));
+  std::vector<Nanos>& sorted = sorted_renders_;
+  const Nanos limit = memory > 0 ? scale(median, config_.estimate_hitch_ratio) : Nanos::max();
+  const auto over = static_cast<std::size_t>(sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), limit));
+  if (over == 0 || over > static_cast<std::size_t>(std::max(config_.estimate_hitch_burst, 0))) return;
+  sorted.clear();
+  const std::size_t size = renders_.size();
+  for (std::size_t i = 0; i < size; ++i) {
+    const std::size_t age = (renders_next_ + size - 1 - i) % size;  // 0: the newest
+    if (age < memory || renders_[i] <= limit) sorted.push_back(renders_[i]);
+  }
+  std::sort(sorted.begin(), sorted.end());
+}
+
+void AdaptivePolicy::update_deep_lead(Nanos sample) {
+  // The second-longest of the deep history (a rare long render counts here), never below lead_.
+  const auto outlier_after = static_cast<std::size_t>(config_.estimate_outlier_after);
+  const auto deep = static_cast<std::size_t>(std::max(config_.deep_history, 2));
+  push_ring(deep_renders_, deep_next_, deep, sample);
+  std::vector<Nanos>& deep_sorted = sorted_deep_;
+  deep_sorted.assign(deep_renders_.begin(), deep_renders_.end());
+  const auto second = deep_sorted.end() - (deep_sorted.size() >= outlier_after ? 2 : 1);
+  std::nth_element(deep_sorted.begin(), second, deep_sorted.end());
+  deep_lead_ = std::max(lead_, *second + config_.present_margin);
+}
+
+std::size_t AdaptivePolicy::raise_by_hold_budget(std::size_t lead_at) const {
+  // VRR within the panel's range, and the mixed cadence of a display that shows presents
+  // when made (immediate): the hold budget may raise the plan.
+  const double hold_budget = cadence_ == Cadence::free                 ? config_.vrr_hold_budget
+                             : cadence_ == Cadence::mixed && !on_grid() ? config_.mixed_hold_budget
+                                                                        : 0.0;
+  // Below the VRR range only with vrr_hold_below_range, and there without the idle-time
+  // credit: the interval's excess over the busy time is the margin the policy put over the
+  // cost, which a held present spends, not idle time the panel forces.
+  const bool below_range = below_vrr_range();
+  if (hold_budget <= 0 || (below_range && !config_.vrr_hold_below_range) || busy_ring_.empty()) return lead_at;
+  // Higher while the renders' mean shortfall from the plan (the loop's idle time in held
+  // presents) stays within the budget: sorted is ascending, so the shortfall grows with k.
+  // The budget: its share of the mean busy time, plus (within the range) the time the loop
+  // idles anyway where the interval is longer than that (at the panel's fastest rate, say):
+  // holding presents within it costs little rate.
+  const std::vector<Nanos>& sorted = sorted_renders_;
+  const Nanos busy = mean_busy();
+  // vrr_hold_bank: what calm frames saved (or noisy ones overspent), over that many frames.
+  const double bank = cadence_ == Cadence::free && config_.vrr_hold_bank > 0 ? hold_bank_ / config_.vrr_hold_bank : 0.0;
+  const Nanos idle = below_range ? Nanos::zero() : std::max(interval_ - busy, Nanos::zero());
+  const double budget = std::max(0.0, hold_budget * static_cast<double>(busy.count()) +
+                                          static_cast<double>(idle.count()) + bank) *
+                        static_cast<double>(sorted.size());
+  double below = 0;  // sum of sorted[k] - sorted[j] over j < k
+  for (std::size_t k = 1; k < sorted.size(); ++k) {
+    below += static_cast<double>((sorted[k] - sorted[k - 1]).count()) * static_cast<double>(k);
+    if (below > budget) break;
+    lead_at = std::max(lead_at, k);
+  }
+  return lead_at;
+}
+
+void AdaptivePolicy::bound_queued_mixed_lead(Nanos sample, Nanos median) {
+  // No shorter than mixed_lead_deep_percentile of the deep history, so a render that is
   // common over the last deep_history frames but over the short history's percentile still
   // makes its vblank (each miss is a period of animation error), without the short history's
   // longest render, whose comings and goings move the plan by whole periods (a gap: a stutter);
   if (config_.mixed_lead_deep_percentile > 0) {
+    std::vector<Nanos>& deep_sorted = sorted_deep_;
     const auto at = deep_sorted.begin() + static_cast<std::ptrdiff_t>(
                                               percentile_index(config_.mixed_lead_deep_percentile, deep_sorted.size()));
     std::nth_element(deep_sorted.begin(), at, deep_sorted.end());
@@ -293,7 +310,7 @@ void AdaptivePolicy::update_render_estimates() {
   // mixed_lead_floor_percentile of the short history): a storm of long renders among short
   // ones would otherwise plan every frame on the long ones, each short frame holding its
   // present (the loop idling: the rate lost), for as long as they stay in the deep history.
-  cap_mixed_lead(sorted, median);
+  cap_mixed_lead(sorted_renders_, median);
   // Then moved by what the last render says of the next (mixed_predict_gain_queued), past
   // those bounds: after a long render that a short one follows, low enough for the frame to
   // make the next vblank (its present goes no earlier than a period before its vblank, and
@@ -745,16 +762,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   // next one continues from there, then catches up a bounded step per frame.
   const Nanos added = std::max(shown - display_cur_, Nanos::zero());  // this frame's lateness
   caught_ = Nanos::zero();
-  if (config_.catch_up_p99 && vrr()) {
-    // This frame's animation error: how much more its world advanced than its display.
-    const Nanos world = display_cur_ - lag_ - pile_kept_;
-    if (world_prev_ != Nanos::min()) {
-      const Nanos error = (world - world_prev_) - (shown - shown_prev_);
-      detail::push_ring(err_ring_, err_next_, static_cast<std::size_t>(config_.catch_up_p99_window),
-                        error < Nanos::zero() ? -error : error);
-    }
-    world_prev_ = world;
-  }
+  if (config_.catch_up_p99 && vrr()) book_error(shown);
   // stall_isolated_frames: no late frame in that many frames before this one (read before
   // note_lag books this one).
   const bool isolated =
@@ -765,80 +773,22 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   }
   if (lag_ + pile_kept_ <= Nanos::zero()) return;
   double rate = config_.catch_up;
-  if (sim_.debt == DebtPolicy::discard && rate > 0) {
-    // Dropped: a stall's lateness beyond max_lag (as the stall clamp drops it), and lag piled
-    // up by many late frames beyond max_pile_lag (0: beyond max_lag, however it came). On
-    // VRR up to vrr_pile_keep of such a pile's excess moves to pile_kept_ instead, out of
-    // every rule below, to be caught up at vrr_pile_keep_pace.
-    const Nanos pile = config_.max_pile_lag > Nanos::zero() ? config_.max_pile_lag : config_.max_lag;
-    const Nanos stall_excess = added - config_.max_lag;
-    const Nanos pile_excess = lag_ - pile;
-    Nanos excess = std::max(stall_excess, pile_excess);
-    if (excess > Nanos::zero() && pile_excess >= stall_excess && vrr() && config_.vrr_pile_keep > Nanos::zero()) {
-      const Nanos keep = std::clamp(config_.vrr_pile_keep - pile_kept_, Nanos::zero(), excess);
-      pile_kept_ += keep;
-      lag_ -= keep;
-      excess -= keep;
+  if (sim_.debt == DebtPolicy::discard) {
+    if (rate <= 0) {  // no catch-up: every lag is dropped
+      clock_.drop(lag_ + pile_kept_);
+      note_dropped(lag_ + pile_kept_);
+      lag_ = Nanos::zero();
+      pile_kept_ = Nanos::zero();
+      return;
     }
-    if (excess > Nanos::zero()) {
-      clock_.drop(excess);
-      note_dropped(excess);
-      lag_ -= excess;
-    }
-  }
-  if (rate <= 0 && sim_.debt == DebtPolicy::discard) {
-    clock_.drop(lag_ + pile_kept_);
-    note_dropped(lag_ + pile_kept_);
-    lag_ = Nanos::zero();
-    pile_kept_ = Nanos::zero();
-    return;
+    drop_excess(added);
   }
   if (rate <= 0) rate = config_.keep_debt_catch_up;
   const Nanos within = catch_up_time();
   Nanos step = paced_step(lag_, rate, within);
-  // A stall: what is left of its lag is caught up within stall_catch_up_frames frames, or
-  // (stall_catch_up_window) within one while the stalls of the last that many frames, two
-  // large errors each (the stall's lateness, the jump), are no more than the 1% of frames
-  // whose errors a p99 passes: then none of them sets it. With stall_isolated_frames, only a
-  // stall with no late frame in that many frames before it (not one of a storm's).
-  if (isolated && config_.stall_catch_up_frames > 0 && config_.stall_lag > Nanos::zero() &&
-      added >= config_.stall_lag) {
-    stall_left_ = config_.stall_catch_up_frames;
-    if (config_.stall_catch_up_window > 0) {
-      const std::int64_t frame = frame_index();
-      while (!stall_frames_.empty() && stall_frames_.front() <= frame - config_.stall_catch_up_window)
-        stall_frames_.pop_front();
-      stall_frames_.push_back(frame);
-      if (static_cast<std::int64_t>(stall_frames_.size()) * 2 <= config_.stall_catch_up_window / 100) stall_left_ = 1;
-    }
-  }
-  // VRR: a run of late frames, misses_to_widen or more one after another (a lasting
-  // change's mark, as the widen rule reads it; hitches in a burst come and go), that piled
-  // up stall_run_lag: the same, once the run ends (elsewhere the catch-up pace is slow
-  // enough to be no animation error worth the name).
-  if (late_frame(added)) {
-    run_add_ += added;
-    ++run_frames_;
-  } else {
-    const bool lasting_run = vrr() && run_frames_ >= std::max(config_.misses_to_widen, 1) && stall_left_ == 0;
-    if (lasting_run && config_.stall_catch_up_frames > 0 && config_.stall_run_lag > Nanos::zero() &&
-        run_add_ >= config_.stall_run_lag)
-      stall_left_ = config_.stall_catch_up_frames;
-    // ... or, with catch_up_p99, when a jump leaves the recent errors the lower p99.
-    else if (lasting_run && config_.catch_up_p99 && jump_leaves_lower_p99(rate, within))
-      stall_left_ = config_.catch_up_p99_frames;
-    run_add_ = Nanos::zero();
-    run_frames_ = 0;
-  }
-  if (stall_left_ > 0) {
-    // No faster than the step cap lets a frame simulate (it would drop the rest as debt):
-    // then the stall takes more frames.
-    Nanos want = lag_ / stall_left_;
-    const Nanos room = sim_.step * sim_.max_steps_per_frame - interval_;
-    if (room > Nanos::zero() && want > room) want = room;
-    else --stall_left_;
-    step = std::max(step, want);
-  }
+  if (isolated) start_stall(added);
+  end_late_run(added, rate, within);
+  if (stall_left_ > 0) step = std::max(step, stall_step());
   caught_ = std::min(lag_, step);
   lag_ -= caught_;
   if (pile_kept_ > Nanos::zero()) {
@@ -849,6 +799,86 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
     pile_kept_ -= slow;
     caught_ += slow;
   }
+}
+
+void AdaptivePolicy::book_error(Nanos shown) {
+  // This frame's animation error: how much more its world advanced than its display.
+  const Nanos world = display_cur_ - lag_ - pile_kept_;
+  if (world_prev_ != Nanos::min()) {
+    const Nanos error = (world - world_prev_) - (shown - shown_prev_);
+    detail::push_ring(err_ring_, err_next_, static_cast<std::size_t>(config_.catch_up_p99_window),
+                      error < Nanos::zero() ? -error : error);
+  }
+  world_prev_ = world;
+}
+
+void AdaptivePolicy::drop_excess(Nanos added) {
+  // Dropped: a stall's lateness beyond max_lag (as the stall clamp drops it), and lag piled
+  // up by many late frames beyond max_pile_lag (0: beyond max_lag, however it came). On
+  // VRR up to vrr_pile_keep of such a pile's excess moves to pile_kept_ instead, out of
+  // every rule below, to be caught up at vrr_pile_keep_pace.
+  const Nanos pile = config_.max_pile_lag > Nanos::zero() ? config_.max_pile_lag : config_.max_lag;
+  const Nanos stall_excess = added - config_.max_lag;
+  const Nanos pile_excess = lag_ - pile;
+  Nanos excess = std::max(stall_excess, pile_excess);
+  if (excess > Nanos::zero() && pile_excess >= stall_excess && vrr() && config_.vrr_pile_keep > Nanos::zero()) {
+    const Nanos keep = std::clamp(config_.vrr_pile_keep - pile_kept_, Nanos::zero(), excess);
+    pile_kept_ += keep;
+    lag_ -= keep;
+    excess -= keep;
+  }
+  if (excess > Nanos::zero()) {
+    clock_.drop(excess);
+    note_dropped(excess);
+    lag_ -= excess;
+  }
+}
+
+void AdaptivePolicy::start_stall(Nanos added) {
+  // A stall: what is left of its lag is caught up within stall_catch_up_frames frames, or
+  // (stall_catch_up_window) within one while the stalls of the last that many frames, two
+  // large errors each (the stall's lateness, the jump), are no more than the 1% of frames
+  // whose errors a p99 passes: then none of them sets it.
+  if (config_.stall_catch_up_frames <= 0 || config_.stall_lag <= Nanos::zero() || added < config_.stall_lag) return;
+  stall_left_ = config_.stall_catch_up_frames;
+  if (config_.stall_catch_up_window > 0) {
+    const std::int64_t frame = frame_index();
+    while (!stall_frames_.empty() && stall_frames_.front() <= frame - config_.stall_catch_up_window)
+      stall_frames_.pop_front();
+    stall_frames_.push_back(frame);
+    if (static_cast<std::int64_t>(stall_frames_.size()) * 2 <= config_.stall_catch_up_window / 100) stall_left_ = 1;
+  }
+}
+
+void AdaptivePolicy::end_late_run(Nanos added, double rate, Nanos within) {
+  // VRR: a run of late frames, misses_to_widen or more one after another (a lasting
+  // change's mark, as the widen rule reads it; hitches in a burst come and go), that piled
+  // up stall_run_lag: the same, once the run ends (elsewhere the catch-up pace is slow
+  // enough to be no animation error worth the name).
+  if (late_frame(added)) {
+    run_add_ += added;
+    ++run_frames_;
+    return;
+  }
+  const bool lasting_run = vrr() && run_frames_ >= std::max(config_.misses_to_widen, 1) && stall_left_ == 0;
+  if (lasting_run && config_.stall_catch_up_frames > 0 && config_.stall_run_lag > Nanos::zero() &&
+      run_add_ >= config_.stall_run_lag)
+    stall_left_ = config_.stall_catch_up_frames;
+  // ... or, with catch_up_p99, when a jump leaves the recent errors the lower p99.
+  else if (lasting_run && config_.catch_up_p99 && jump_leaves_lower_p99(rate, within))
+    stall_left_ = config_.catch_up_p99_frames;
+  run_add_ = Nanos::zero();
+  run_frames_ = 0;
+}
+
+Nanos AdaptivePolicy::stall_step() {
+  // The stall's lag over the frames left, no faster than the step cap lets a frame simulate
+  // (it would drop the rest as debt): then the stall takes more frames.
+  Nanos want = lag_ / stall_left_;
+  const Nanos room = sim_.step * sim_.max_steps_per_frame - interval_;
+  if (room > Nanos::zero() && want > room) want = room;
+  else --stall_left_;
+  return want;
 }
 
 Nanos AdaptivePolicy::paced_step(Nanos lag, double rate, Nanos within) const {

@@ -153,7 +153,21 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// Plans the next frame: its display one interval (mixed: one period) after this one's,
   /// never before the shown time + a period, never before a late queue's floor.
   void plan_next_frame();
+  /// The frame just planned for display_cur_ was shown at `shown`: its lateness joins the
+  /// lag, which is dropped past its bounds and caught up a step per frame (caught_).
   void absorb_lag(Nanos shown);
+  /// catch_up_p99: books the frame's |animation error| into the recent errors.
+  void book_error(Nanos shown);
+  /// Drops a stall's lateness beyond max_lag and a pile beyond max_pile_lag (on VRR up to
+  /// vrr_pile_keep of the pile kept apart), for a frame that added `added`.
+  void drop_excess(Nanos added);
+  /// A frame that added stall_lag or more starts a stall's catch-up (stall_left_ frames).
+  void start_stall(Nanos added);
+  /// Counts a run of late frames; at its end on VRR, a lasting run that piled up
+  /// stall_run_lag (or, with catch_up_p99, one a jump suits) is caught up as a stall.
+  void end_late_run(Nanos added, double rate, Nanos within);
+  /// The stall's step this frame (its lag over the frames left, within the step cap).
+  Nanos stall_step();
   /// vrr_hold_bank: books a frame of `busy` CPU work that ran `period` from its start to
   /// the next frame's start into the hold bank.
   void bank_hold(Nanos period, Nanos busy);
@@ -182,7 +196,19 @@ class AdaptivePolicy final : public AdaptiveLiteralPolicy {
   /// catch_up_within elsewhere, or sooner when late frames recur (catch_up_paced); 0: no
   /// bound, catch_up alone.
   Nanos catch_up_time() const;
+  /// After a render: the estimates the next frames are planned on (lead_, longest_lead_,
+  /// deep_lead_, typical_lead_).
   void update_render_estimates();
+  /// estimate_hitch_memory: sorted_renders_ without a burst of hitches older than that.
+  void leave_out_past_burst(Nanos median);
+  /// deep_lead_: the second-longest render of the deep history with `sample`, at least lead_.
+  void update_deep_lead(Nanos sample);
+  /// The plan's index into sorted_renders_, raised from `lead_at` by the hold budget
+  /// (vrr_hold_budget on VRR, mixed_hold_budget on immediate's mixed cadence).
+  std::size_t raise_by_hold_budget(std::size_t lead_at) const;
+  /// The mixed cadence on a FIFO queue: typical_lead_ raised to the deep history's
+  /// percentile, capped by the median, then moved by the last render `sample`.
+  void bound_queued_mixed_lead(Nanos sample, Nanos median);
   /// typical_lead_ within mixed_lead_ratio_queued x `median` and the mixed_lead_floor_percentile
   /// of `sorted` (the recent renders, ascending).
   void cap_mixed_lead(const std::vector<Nanos>& sorted, Nanos median);
