@@ -396,6 +396,13 @@ bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
   else if (name == "vrr_refollow_share") c.vrr_refollow_share = v;
   else if (name == "mixed_lead_cap_immediate") c.mixed_lead_cap_immediate = v != 0;
   else if (name == "late_floor_in_flight") c.late_floor_in_flight = v != 0;
+  else if (name == "mixed_leave_share") c.mixed_leave_share = v;
+  else if (name == "max_pushes") c.max_pushes = static_cast<int>(v);
+  else if (name == "estimate_outlier_after") c.estimate_outlier_after = static_cast<int>(v);
+  else if (name == "failed_shrink_frames") c.failed_shrink_frames = static_cast<int>(v);
+  else if (name == "max_backoff") c.max_backoff = static_cast<int>(v);
+  else if (name == "vblank_margin_residuals") c.vblank_margin_residuals = static_cast<int>(v);
+  else if (name == "present_call_lead") c.present_call_lead = v != 0;
   else return false;
   return true;
 }

@@ -1189,3 +1189,209 @@ TEST(StateMachine, ACatchUpTheStepCapCutsShortStaysLag) {
   EXPECT_EQ(behind(off, 299), Nanos::zero());
   EXPECT_LT(std::chrono::abs(behind(on, 899)), 1_ms);
 }
+
+TEST(StateMachine, AWidenSoonAfterAShrinkDoublesTheHoldBeforeTheNextShrink) {
+  // Whole periods at 100 Hz from 20 ms: 3 ms renders shrink the interval to 10 ms after
+  // shrink_window frames of headroom; 13 ms renders from frame 40 widen it back within
+  // failed_shrink_frames of that shrink, which marks the shrink as failed (backoff 1): the
+  // next shrink, once the renders are 3 ms again from frame 60, waits 2 x shrink_window
+  // frames after the widen. With failed_shrink_frames 0 no shrink counts as failed and the
+  // next one waits shrink_window frames (measured: 60 and 30 frames after the widen).
+  // backoff never passes max_backoff.
+  const std::vector<Nanos> load = [] {
+    std::vector<Nanos> v(400, 3_ms);
+    for (std::size_t i = 40; i < 60; ++i) v[i] = 13_ms;
+    return v;
+  }();
+  struct Shrinks {
+    int backoff;
+    std::int64_t wait;  ///< frames from the widen to the shrink after it
+  };
+  const auto shrinks = [&load](int failed_frames, int max_backoff) {
+    AdaptiveConfig cfg = config_for(fifo_100(), 20_ms);
+    cfg.mixed_cadence_loss = 0;
+    cfg.failed_shrink_frames = failed_frames;
+    cfg.max_backoff = max_backoff;
+    AdaptivePolicy p{cfg, step_5()};
+    const Traced t = run(p, fifo_100(), load);
+    std::vector<std::pair<std::size_t, Nanos>> changes;  // (frame, interval) where it changed
+    for (std::size_t f = 1; f < t.intervals.size(); ++f)
+      if (t.intervals[f] != t.intervals[f - 1]) changes.emplace_back(f, t.intervals[f]);
+    // shrink to 10, widen to 20, shrink to 10 (a forgiven hitch would be a second change back)
+    EXPECT_EQ(changes.size(), 3u);
+    if (changes.size() < 3) return Shrinks{p.backoff(), -1};
+    EXPECT_EQ(changes[0].second, period);
+    EXPECT_LT(changes[0].first, 40u);
+    EXPECT_EQ(changes[1].second, 20_ms);
+    EXPECT_EQ(changes[2].second, period);
+    return Shrinks{p.backoff(), static_cast<std::int64_t>(changes[2].first - changes[1].first)};
+  };
+  const AdaptiveConfig defaults;
+  EXPECT_EQ(defaults.failed_shrink_frames, 60);
+  const Shrinks failed = shrinks(defaults.failed_shrink_frames, defaults.max_backoff);
+  const Shrinks not_failed = shrinks(0, defaults.max_backoff);
+  const Shrinks capped = shrinks(defaults.failed_shrink_frames, 0);
+  EXPECT_EQ(failed.backoff, 1);
+  EXPECT_GE(failed.wait, 2 * defaults.shrink_window);
+  EXPECT_EQ(not_failed.backoff, 0);
+  EXPECT_LT(not_failed.wait, 2 * defaults.shrink_window);
+  EXPECT_EQ(capped.backoff, 0) << "max_backoff 0: the hold never doubles";
+  EXPECT_EQ(capped.wait, not_failed.wait);
+}
+
+TEST(StateMachine, OneLongRenderInTheHistoryDoesNotRaiseTheEstimateTwoDo) {
+  // 3 ms renders at 100 Hz with one of 9 ms (the hitch-burst rule, estimate_hitch_memory,
+  // off here so that only this rule acts): once estimate_outlier_after renders are in, the
+  // estimate is the second-longest recent render, so the one long render leaves it at 3 ms
+  // (+ present_margin); a second one is a level and counts. With estimate_outlier_after
+  // over the history, the longest counts at once.
+  std::vector<Nanos> load(200, 3_ms);
+  load[185] = 9_ms;  // within the last render_history (32)
+  const auto estimate = [](const std::vector<Nanos>& l, int outlier_after) {
+    AdaptiveConfig cfg = config_for(fifo_100());
+    cfg.estimate_hitch_memory = 0;
+    cfg.estimate_outlier_after = outlier_after;
+    AdaptivePolicy p{cfg, step_5()};
+    run(p, fifo_100(), l);
+    return p.render_estimate() - cfg.present_margin;
+  };
+  const AdaptiveConfig defaults;
+  EXPECT_EQ(defaults.estimate_outlier_after, 8);
+  EXPECT_EQ(estimate(load, defaults.estimate_outlier_after), 3_ms);
+  EXPECT_EQ(estimate(load, defaults.render_history + 1), 9_ms);
+  std::vector<Nanos> two = load;
+  two[190] = 8_ms;
+  EXPECT_EQ(estimate(two, defaults.estimate_outlier_after), 8_ms);
+}
+
+TEST(StateMachine, TheLatenessToleranceIsTheSecondWorstOfTheRecentWakes) {
+  // A frame counts as late only past late_tolerance + the second-worst of the last
+  // wake_history wake errors (one preempted sleep does not loosen every judgement; with a
+  // single wake known, that one). Older wakes age out.
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.wake_history = 4;
+  AdaptivePolicy p{cfg, step_5()};
+  EXPECT_EQ(p.lateness_tolerance(), cfg.late_tolerance);
+  p.observe_wake(0_ms, 2_ms);
+  EXPECT_EQ(p.lateness_tolerance(), cfg.late_tolerance + 2_ms) << "one wake: the only one known";
+  p.observe_wake(10_ms, 10_ms + 300_us);
+  EXPECT_EQ(p.lateness_tolerance(), cfg.late_tolerance + 300_us) << "the 2 ms one is the worst, not counted";
+  p.observe_wake(20_ms, 20_ms + 100_us);
+  p.observe_wake(30_ms, 29_ms);  // woke early: no error
+  EXPECT_EQ(p.lateness_tolerance(), cfg.late_tolerance + 300_us);
+  p.observe_wake(40_ms, 40_ms);  // the 2 ms wake leaves the four kept
+  EXPECT_EQ(p.lateness_tolerance(), cfg.late_tolerance + 100_us);
+}
+
+TEST(StateMachine, WithKeptDebtAndNoCatchUpRateTheLagComesBackAtKeepDebtCatchUp) {
+  // Lockstep games keep every nanosecond (DebtPolicy::keep); with catch_up 0 the lag of a
+  // 45 ms render at 100 Hz is caught up at keep_debt_catch_up x the interval per frame:
+  // all of it, none dropped, no frame's error over that step. (With discard, catch_up 0
+  // drops it at once.)
+  std::vector<Nanos> load(400, 3_ms);
+  load[100] = 45_ms;
+  for (const double rate : {0.25, 0.05}) {
+    AdaptiveConfig cfg = config_for(fifo_100());
+    cfg.catch_up = 0;
+    cfg.keep_debt_catch_up = rate;
+    AdaptivePolicy p{cfg, step_5(DebtPolicy::keep)};
+    const Traced t = run(p, fifo_100(), load);
+    const Nanos lateness = -anim_error(t.run, 100);
+    ASSERT_GT(lateness, 10_ms);
+    Nanos caught{0};
+    std::size_t frames = 0;
+    for (std::size_t i = 101; i < t.run.records.size(); ++i) {
+      const Nanos e = anim_error(t.run, i);
+      EXPECT_GE(e, 0_ms) << i;
+      EXPECT_LE(e, scale(period, rate)) << i;
+      caught += e;
+      if (e > 0_ms) ++frames;
+    }
+    EXPECT_EQ(caught, lateness) << rate;
+    EXPECT_GE(static_cast<double>(frames), static_cast<double>(lateness.count()) / static_cast<double>(scale(period, rate).count()));
+    for (const FrameRecord& f : t.run.records) EXPECT_EQ(f.dropped, 0_ms);
+  }
+  AdaptiveConfig bad;
+  bad.keep_debt_catch_up = 0;
+  EXPECT_THROW(validate(bad), std::invalid_argument);
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.catch_up = 0;
+  AdaptivePolicy p{cfg, step_5()};
+  const Traced t = run(p, fifo_100(), load);
+  Nanos dropped{0};
+  for (const FrameRecord& f : t.run.records) dropped += f.dropped;
+  EXPECT_EQ(dropped, -anim_error(t.run, 100)) << "discard with catch_up 0: the lag is dropped";
+}
+
+TEST(StateMachine, TheMixedCadencePushesEachFrameToTheFirstVblankItCanMake) {
+  // The mixed cadence on a fixed refresh plans the next frame for the vblank after this
+  // one's; a frame whose render cannot make it is re-planned (pushed) for the first vblank
+  // it can make, before it renders, so the world it shows is that vblank's. At 100 Hz,
+  // renders of 13 ms take one or two periods (measured: 332 gaps of 10 ms and 267 of 20 over
+  // frames 301-900), 23 ms ones two or three; one push reaches either. With max_pushes 0 a
+  // frame is never re-planned: the same gaps, but every frame that needs more than one
+  // period is shown later than the world it shows (349 and 133 of those 599 frames).
+  for (const Nanos render : {13_ms, 23_ms}) {
+    const std::vector<Nanos> load(900, render);
+    const auto late_frames = [&load](int pushes) {
+      const Traced t = run_tweaked([pushes](AdaptiveConfig& c) { c.max_pushes = pushes; }, load);
+      EXPECT_EQ(t.cadences.back(), AdaptivePolicy::Cadence::mixed);
+      int late = 0;
+      std::set<Nanos> gaps;
+      for (std::size_t i = 301; i < load.size(); ++i) {
+        if (std::chrono::abs(anim_error(t.run, i)) > 1_ms) ++late;
+        gaps.insert(*t.run.records[i].display - *t.run.records[i - 1].display);
+      }
+      EXPECT_EQ(gaps.size(), 2u) << "a mixed cadence of two whole numbers of periods";
+      return late;
+    };
+    EXPECT_EQ(late_frames(AdaptiveConfig{}.max_pushes), 0) << to_ms(render);
+    EXPECT_EQ(late_frames(1), 0) << to_ms(render);
+    EXPECT_GT(late_frames(0), 100) << to_ms(render);
+  }
+}
+
+TEST(StateMachine, AHeldPresentGoesOutFurtherPastTheVblankWhenTheReportedVblanksScatter) {
+  // Presents held for their vblank (mailbox) go out vblank_margin after the vblank before
+  // the planned one on a display that reports exact times; where reported times scatter
+  // (jitter), vblank_margin_residuals x the grid's mean residual, at most a quarter period:
+  // a present the scatter puts right on the vblank could latch to it and be shown a period
+  // early. (In the simulator the grid's lock is close enough that 0 shows no frame early
+  // either; the margin is for real present-timing reports, which scatter by more.)
+  const std::vector<Nanos> load(600, 3_ms);
+  struct Margins {
+    Nanos least{Nanos::max()}, most{0}, residual{0};
+  };
+  const auto margins = [&load](std::string_view display, int residuals) {
+    SimOptions opt;
+    opt.display = *parse_display(display);
+    PolicyConfig cfg;
+    fit_to_display(cfg, opt.display);
+    cfg.adaptive.vblank_margin_residuals = residuals;
+    AdaptivePolicy p{cfg.adaptive, step_5()};
+    const Traced t = run(p, opt, load);
+    Margins m;
+    for (std::size_t i = 100; i < load.size(); ++i) {
+      const FrameRecord& r = t.run.records[i];
+      EXPECT_TRUE(r.present_planned.has_value()) << i;
+      if (!r.present_planned) continue;
+      const Nanos margin = *r.present_planned - (r.animation_time - period);  // past the vblank before
+      m.least = std::min(m.least, margin);
+      m.most = std::max(m.most, margin);
+    }
+    m.residual = p.grid().residual();
+    return m;
+  };
+  const AdaptiveConfig defaults;
+  EXPECT_EQ(defaults.vblank_margin_residuals, 4);
+  const Margins exact = margins("mailbox:100", defaults.vblank_margin_residuals);
+  EXPECT_EQ(exact.residual, 0_ms);
+  EXPECT_EQ(exact.least, defaults.vblank_margin);
+  EXPECT_EQ(exact.most, defaults.vblank_margin);
+  const Margins scatter = margins("mailbox:100,jitter=1ms", defaults.vblank_margin_residuals);
+  EXPECT_GT(scatter.residual, 200_us);
+  EXPECT_GT(scatter.least, 1_ms) << "several residuals past the vblank (measured 1.56-2.53 ms)";
+  EXPECT_LE(scatter.most, period / 4 + 100_us);
+  const Margins none = margins("mailbox:100,jitter=1ms", 0);
+  EXPECT_LT(none.most, 200_us) << "vblank_margin alone, give or take the grid's estimate";
+}

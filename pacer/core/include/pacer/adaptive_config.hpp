@@ -406,8 +406,10 @@ struct AdaptiveConfig {
   /// ... and leaves for whole periods when they would lose less than this share of
   /// mixed_cadence_loss (hysteresis: enter above the loss, leave below half of it).
   double mixed_leave_share = 0.5;
-  /// A frame whose render cannot make its planned display is re-planned a slot later at
-  /// most this many times before it renders.
+  /// A frame whose render cannot make its planned display is re-planned (pushed) for the
+  /// first display it can make, before it renders, at most this many times (a push's
+  /// updates can make it miss again). The mixed cadence on a fixed refresh relies on it:
+  /// each frame is planned for the vblank after the last and pushed from there. 0: never.
   int max_pushes = 2;
   /// A push never plans a frame's display more than this x the mean of the last
   /// push_gap_window gaps between shown frames after the previous frame's (on a fixed
