@@ -1395,3 +1395,56 @@ TEST(StateMachine, AHeldPresentGoesOutFurtherPastTheVblankWhenTheReportedVblanks
   const Margins none = margins("mailbox:100,jitter=1ms", 0);
   EXPECT_LT(none.most, 200_us) << "vblank_margin alone, give or take the grid's estimate";
 }
+
+TEST(StateMachine, TheMixedCadencePlansOnItsPercentileOfTheRecentRenders) {
+  // The mixed cadence plans each frame on mixed_lead_percentile of the recent renders
+  // (mixed_lead_percentile_queued on a FIFO queue), the other rules that move the plan off
+  // here (the hold budget, the cap and floor, the queue's deep percentile). Renders drawn
+  // uniformly from a 1.4 ms range: planned on the longest, no frame is late; on the median
+  // (+ present_margin) frames are shown later than the world they show: on immediate 23%
+  // of them (measured), on a FIFO queue, whose frames start ahead, 1.0%.
+  const auto renders = [](Nanos base) {
+    std::vector<Nanos> load(900);
+    SplitMix64 rng{11};
+    for (auto& l : load) l = base + Nanos{static_cast<std::int64_t>(1'400'000 * rng.unit())};
+    return load;
+  };
+  const auto late_share = [](const Traced& t) {
+    int late = 0;
+    for (std::size_t i = 301; i < t.run.records.size(); ++i)
+      if (anim_error(t.run, i) < -Nanos{50'000}) ++late;
+    return static_cast<double>(late) / static_cast<double>(t.run.records.size() - 301);
+  };
+  const AdaptiveConfig defaults;
+  EXPECT_EQ(defaults.mixed_lead_percentile, 85);
+  EXPECT_EQ(defaults.mixed_lead_percentile_queued, 95);
+  // Immediate (presents shown when made): 16.0-17.4 ms, the mixed cadence at the mean.
+  const auto immediate = [&renders](double pct) {
+    AdaptivePolicy::Cadence cadence{};
+    const Traced t = run_immediate(
+        [pct](AdaptiveConfig& c) {
+          c.mixed_hold_budget = 0;
+          c.mixed_lead_cap_immediate = false;
+          c.mixed_lead_percentile = pct;
+        },
+        renders(16_ms), &cadence);
+    EXPECT_EQ(cadence, AdaptivePolicy::Cadence::mixed);
+    return t;
+  };
+  EXPECT_EQ(late_share(immediate(100)), 0.0);
+  EXPECT_GT(late_share(immediate(50)), 0.15);
+  // A FIFO queue at 100 Hz: 13.0-14.4 ms renders, one or two periods a frame.
+  const auto queued = [&renders](double pct) {
+    return run_tweaked(
+        [pct](AdaptiveConfig& c) {
+          c.mixed_lead_deep_percentile = 0;
+          c.mixed_lead_ratio_queued = 0;
+          c.mixed_lead_percentile_queued = pct;
+        },
+        renders(13_ms));
+  };
+  const Traced longest = queued(100), median = queued(50);
+  EXPECT_EQ(longest.cadences.back(), AdaptivePolicy::Cadence::mixed);
+  EXPECT_EQ(late_share(longest), 0.0);
+  EXPECT_GT(late_share(median), 0.005);
+}
