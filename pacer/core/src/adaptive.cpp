@@ -786,7 +786,7 @@ void AdaptivePolicy::absorb_lag(Nanos shown) {
   if (rate <= 0) rate = config_.keep_debt_catch_up;
   const Nanos within = catch_up_time();
   Nanos step = paced_step(lag_, rate, within);
-  if (isolated) start_stall(added);
+  if (isolated) start_stall(added);  // not a stall among a storm's late frames (stall_isolated_frames)
   end_late_run(added, rate, within);
   if (stall_left_ > 0) step = std::max(step, stall_step());
   caught_ = std::min(lag_, step);
