@@ -1439,3 +1439,28 @@ TEST(StateMachine, TheMixedCadencePlansOnItsPercentileOfTheRecentRenders) {
   EXPECT_EQ(late_share(longest), 0.0);
   EXPECT_GT(late_share(median), 0.005);
 }
+
+TEST(StateMachine, TheMixedCadenceIsLeftOnlyWhenWholePeriodsCostLittleOfTheRate) {
+  // Immediate (capped at 60 Hz): 16.5 ms renders need more than the cap's 16.7 ms with their
+  // updates, so the mixed cadence runs at their cost. From frame 600 the renders drop to
+  // 12.6 ms: the mixed cadence runs at the cap, and the steady interval the shrink rule would
+  // give (1.2 x the busy times' p95) costs about 4% of that rate, under mixed_cadence_loss (5%)
+  // but over half of it: with mixed_leave_share 0.5 the cadence stays mixed (measured: a
+  // frame every 16.94 ms over frames 900-1200), with 1 it leaves for the steady interval
+  // (17.52 ms). Renders of 10 ms, whose steady interval is the cap itself, leave it either way.
+  const auto after = [](Nanos second, double share, double* gap) {
+    AdaptivePolicy::Cadence cadence{};
+    const Traced t = run_immediate([share](AdaptiveConfig& c) { c.mixed_leave_share = share; },
+                                   step_load(1200, Nanos{16'500'000}, 600, second), &cadence);
+    EXPECT_EQ(t.cadences[590], AdaptivePolicy::Cadence::mixed);
+    if (gap != nullptr) *gap = mean_gap_ms(t.run, 900, 1200);
+    return cadence;
+  };
+  EXPECT_EQ(AdaptiveConfig{}.mixed_leave_share, 0.5);
+  double stay_gap = 0, leave_gap = 0;
+  EXPECT_EQ(after(Nanos{12'600'000}, 0.5, &stay_gap), AdaptivePolicy::Cadence::mixed);
+  EXPECT_EQ(after(Nanos{12'600'000}, 1.0, &leave_gap), AdaptivePolicy::Cadence::even);
+  EXPECT_LT(stay_gap, leave_gap);
+  EXPECT_EQ(after(10_ms, 0.5, nullptr), AdaptivePolicy::Cadence::even);
+  EXPECT_EQ(after(10_ms, 1.0, nullptr), AdaptivePolicy::Cadence::even);
+}
