@@ -315,98 +315,12 @@ std::string scale_text(double scale) {
   return s;
 }
 
+/// --adaptive NAME=VALUE: tuning knobs of AdaptiveConfig (pacer::set_knob; times in ms).
+std::vector<std::pair<std::string, double>> g_knobs;
+
 /// Runs every workload x scale x display x policy; writes each run's native log under
 /// logs_dir when it is not empty. Returns false (after a one-line error) when a log cannot
 /// be written.
-/// --adaptive NAME=VALUE: a tuning knob of AdaptiveConfig (times in ms).
-std::vector<std::pair<std::string, double>> g_knobs;
-
-bool apply_knob(pacer::AdaptiveConfig& c, const std::string& name, double v) {
-  const auto ms = [v] { return pacer::from_ms(v); };
-  if (name == "catch_up") c.catch_up = v;
-  else if (name == "widen_factor") c.widen_factor = v;
-  else if (name == "shrink_percentile") c.shrink_percentile = v;
-  else if (name == "mixed_cadence_loss") c.mixed_cadence_loss = v;
-  else if (name == "mixed_cadence_over_ms") c.mixed_cadence_over = ms();
-  else if (name == "mixed_margin") c.mixed_margin = v;
-  else if (name == "misses_to_widen") c.misses_to_widen = static_cast<int>(v);
-  else if (name == "hitch_frames") c.hitch_frames = static_cast<int>(v);
-  else if (name == "pipeline_frames") c.pipeline_frames = static_cast<int>(v);
-  else if (name == "shallow_after") c.shallow_after = static_cast<std::int64_t>(v);
-  else if (name == "shallow_pipeline") c.shallow_pipeline = v;
-  else if (name == "shrink_window") c.shrink_window = static_cast<int>(v);
-  else if (name == "present_margin_ms") c.present_margin = ms();
-  else if (name == "max_lag_ms") c.max_lag = ms();
-  else if (name == "max_pile_lag_ms") c.max_pile_lag = ms();
-  else if (name == "stall_lag_ms") c.stall_lag = ms();
-  else if (name == "stall_catch_up_frames") c.stall_catch_up_frames = static_cast<int>(v);
-  else if (name == "stall_catch_up_window") c.stall_catch_up_window = static_cast<int>(v);
-  else if (name == "stall_isolated_frames") c.stall_isolated_frames = static_cast<int>(v);
-  else if (name == "step_cap_keeps_lag") c.step_cap_keeps_lag = v != 0;
-  else if (name == "stall_run_lag_ms") c.stall_run_lag = ms();
-  else if (name == "catch_up_p99") c.catch_up_p99 = v != 0;
-  else if (name == "catch_up_p99_frames") c.catch_up_p99_frames = static_cast<int>(v);
-  else if (name == "catch_up_p99_window") c.catch_up_p99_window = static_cast<int>(v);
-  else if (name == "mixed_follow") c.mixed_follow = v;
-  else if (name == "mixed_lead_percentile_queued") c.mixed_lead_percentile_queued = v;
-  else if (name == "mixed_lead_deep_percentile") c.mixed_lead_deep_percentile = v;
-  else if (name == "mixed_lead_ratio_queued") c.mixed_lead_ratio_queued = v;
-  else if (name == "mixed_lead_floor_percentile") c.mixed_lead_floor_percentile = v;
-  else if (name == "min_interval_ms") c.min_interval = std::max(c.min_interval, ms());
-  else if (name == "mixed_lead_percentile") c.mixed_lead_percentile = v;
-  else if (name == "catch_up_within_ms") c.catch_up_within = ms();
-  else if (name == "pile_catch_up_lag_ms") c.pile_catch_up_lag = ms();
-  else if (name == "pile_catch_up_within_ms") c.pile_catch_up_within = ms();
-  else if (name == "vrr_catch_up_within_ms") c.vrr_catch_up_within = ms();
-  else if (name == "catch_up_paced") c.catch_up_paced = v != 0;
-  else if (name == "widen_counts_updates") c.widen_counts_updates = v != 0;
-  else if (name == "catch_up_burst_ms") c.catch_up_burst = ms();
-  else if (name == "level_window") c.level_window = static_cast<int>(v);
-  else if (name == "estimate_hitch_memory") c.estimate_hitch_memory = static_cast<int>(v);
-  else if (name == "estimate_hitch_ratio") c.estimate_hitch_ratio = v;
-  else if (name == "estimate_hitch_burst") c.estimate_hitch_burst = static_cast<int>(v);
-  else if (name == "push_gap_guard") c.push_gap_guard = v;
-  else if (name == "vrr_margin") c.vrr_margin = v;
-  else if (name == "vrr_trim") c.vrr_trim = v;
-  else if (name == "vrr_noise_sigmas") c.vrr_noise_sigmas = v;
-  else if (name == "vrr_median_error") c.vrr_median_error = v;
-  else if (name == "vrr_hold_bank") c.vrr_hold_bank = v;
-  else if (name == "vrr_predict_gain") c.vrr_predict_gain = v;
-  else if (name == "mixed_predict_gain_queued") c.mixed_predict_gain_queued = v;
-  else if (name == "vrr_predict_window") c.vrr_predict_window = static_cast<int>(v);
-  else if (name == "vrr_predict_clamp") c.vrr_predict_clamp = v;
-  else if (name == "vrr_predict_on_immediate") c.vrr_predict_on_immediate = v != 0;
-  else if (name == "vrr_lfc_follow") c.vrr_lfc_follow = v;
-  else if (name == "vrr_catch_up") c.vrr_catch_up = v;
-  else if (name == "vrr_pile_keep_pace") c.vrr_pile_keep_pace = v;
-  else if (name == "vrr_catch_up_cap") c.vrr_catch_up_cap = v;
-  else if (name == "vrr_pile_keep_ms") c.vrr_pile_keep = ms();
-  else if (name == "vrr_lead_percentile") c.vrr_lead_percentile = v;
-  else if (name == "vrr_hold_budget") c.vrr_hold_budget = v;
-  else if (name == "vrr_hold_below_range") c.vrr_hold_below_range = v != 0;
-  else if (name == "mixed_hold_budget") c.mixed_hold_budget = v;
-  else if (name == "render_history") c.render_history = static_cast<int>(v);
-  else if (name == "deep_history") c.deep_history = static_cast<int>(v);
-  else if (name == "overload_window") c.overload_window = static_cast<int>(v);
-  else if (name == "vrr_snap_ceiling") c.vrr_snap_ceiling = v != 0;
-  else if (name == "busy_counts_gpu") c.busy_counts_gpu = v != 0;
-  else if (name == "gpu_queue_plan") c.gpu_queue_plan = v != 0;
-  else if (name == "vrr_ceiling_lead") c.vrr_ceiling_lead = v;
-  else if (name == "vrr_refollow_frames") c.vrr_refollow_frames = static_cast<int>(v);
-  else if (name == "vrr_refollow_share") c.vrr_refollow_share = v;
-  else if (name == "mixed_lead_cap_immediate") c.mixed_lead_cap_immediate = v != 0;
-  else if (name == "late_floor_in_flight") c.late_floor_in_flight = v != 0;
-  else if (name == "mixed_leave_share") c.mixed_leave_share = v;
-  else if (name == "max_pushes") c.max_pushes = static_cast<int>(v);
-  else if (name == "estimate_outlier_after") c.estimate_outlier_after = static_cast<int>(v);
-  else if (name == "failed_shrink_frames") c.failed_shrink_frames = static_cast<int>(v);
-  else if (name == "max_backoff") c.max_backoff = static_cast<int>(v);
-  else if (name == "vblank_margin_residuals") c.vblank_margin_residuals = static_cast<int>(v);
-  else if (name == "present_call_lead") c.present_call_lead = v != 0;
-  else return false;
-  return true;
-}
-
 bool run_suite(const std::vector<Workload>& workloads, std::uint64_t seed, std::int64_t frames,
                const std::string& logs_dir, std::vector<Row>& rows) {
   const Nanos step = from_ms(5);
@@ -434,7 +348,7 @@ bool run_suite(const std::vector<Workload>& workloads, std::uint64_t seed, std::
           // The same step cap for every policy: 0.25 s of simulation per frame.
           cfg.sim.max_steps_per_frame = static_cast<int>(Nanos{250'000'000} / step);
           pacer::fit_to_display(cfg, sim.display);
-          for (const auto& [name, value] : g_knobs) apply_knob(cfg.adaptive, name, value);
+          for (const auto& [name, value] : g_knobs) pacer::set_knob(cfg.adaptive, name, value);
           cfg.capped_interval = cap;
           auto pacer = pacer::create_pacer(p, cfg);
           const auto render = w.render;
@@ -666,7 +580,7 @@ int main(int argc, char** argv) {
       if (eq == std::string::npos || !fpcli::check_real(k.substr(eq + 1), -1e18, 1e18).empty())
         return usage("--adaptive: '" + k + "' is not NAME=NUMBER (a decimal number)");
       const double value = pacer::parse_decimal(k.substr(eq + 1)).value_or(0);  // checked just above
-      if (!apply_knob(probe, k.substr(0, eq), value))
+      if (!pacer::set_knob(probe, k.substr(0, eq), value))
         return usage("--adaptive: '" + k + "' is not a known NAME=NUMBER");
       g_knobs.emplace_back(k.substr(0, eq), value);
       knobs_given += ' ' + k;  // as given, for the page's command

@@ -127,6 +127,11 @@ t 2 $S "--trace-scale: 1e9 is out of range" --trace-scale 1e9
 t 2 $S "--policy: expected adaptive|" --policy bogus
 t 2 $S "--compare: needs at least one policy" --compare ''
 t 2 $S "--compare: unknown policy 'bogus'" --compare adaptive,bogus
+t 2 $S "--adaptive: 'bogus=1' is not a known NAME=NUMBER" --adaptive bogus=1
+t 2 $S "--adaptive: 'max_pushes' is not NAME=NUMBER (a decimal number)" --adaptive max_pushes
+t 2 $S "--adaptive: 'max_lag_ms=0x10' is not NAME=NUMBER" --adaptive max_lag_ms=0x10
+t 2 $S "--adaptive: 'refresh_period_ms=5' is not a known NAME=NUMBER" --adaptive refresh_period_ms=5
+t 2 $S "--adaptive: AdaptiveConfig::catch_up_pile must be in (0, 1), got 2" --adaptive catch_up_pile=2
 t 2 $S "--display: expected none" --display fifo:0
 t 2 $S "--display: expected none" --display fifo:1e9
 t 2 $S "--display: expected none" --display vrr:100-50

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <set>
 #include <stdexcept>
@@ -1463,4 +1464,40 @@ TEST(StateMachine, TheMixedCadenceIsLeftOnlyWhenWholePeriodsCostLittleOfTheRate)
   EXPECT_LT(stay_gap, leave_gap);
   EXPECT_EQ(after(10_ms, 0.5, nullptr), AdaptivePolicy::Cadence::even);
   EXPECT_EQ(after(10_ms, 1.0, nullptr), AdaptivePolicy::Cadence::even);
+}
+
+TEST(StateMachine, AFieldIsSetByItsNameAsTheToolsTakeIt) {
+  // pacer::set_knob, behind --adaptive NAME=VALUE in bench/compare and pacer-sim.
+  AdaptiveConfig c;
+  EXPECT_TRUE(set_knob(c, "max_lag_ms", 500));
+  EXPECT_EQ(c.max_lag, 500_ms);
+  EXPECT_TRUE(set_knob(c, "max_pushes", 0));
+  EXPECT_EQ(c.max_pushes, 0);
+  EXPECT_TRUE(set_knob(c, "catch_up_paced", 0));
+  EXPECT_FALSE(c.catch_up_paced);
+  EXPECT_TRUE(set_knob(c, "mixed_leave_share", 0.75));
+  EXPECT_EQ(c.mixed_leave_share, 0.75);
+  EXPECT_TRUE(set_knob(c, "shallow_after", 1200.9));
+  EXPECT_EQ(c.shallow_after, 1200) << "an integer field takes the value truncated";
+  // min_interval_ms only raises the cap the display set.
+  c.min_interval = 6_ms;
+  EXPECT_TRUE(set_knob(c, "min_interval_ms", 4));
+  EXPECT_EQ(c.min_interval, 6_ms);
+  EXPECT_TRUE(set_knob(c, "min_interval_ms", 10));
+  EXPECT_EQ(c.min_interval, 10_ms);
+  // Not taken: an unknown name, a duration without its unit, the display's own fields, a
+  // value that is not finite; nothing changes.
+  const AdaptiveConfig before = c;
+  for (const char* name : {"bogus", "max_lag", "refresh_period_ms", "vrr_max_period_ms", "vblank_latch", "queued_presents"})
+    EXPECT_FALSE(set_knob(c, name, 1)) << name;
+  EXPECT_FALSE(set_knob(c, "catch_up", std::nan("")));
+  EXPECT_EQ(c.max_lag, before.max_lag);
+  EXPECT_EQ(c.catch_up, before.catch_up);
+  // Out of its type's range: clamped (no undefined cast), then refused by validate().
+  AdaptiveConfig big;
+  EXPECT_TRUE(set_knob(big, "miss_window", 1e18));
+  EXPECT_THROW(validate(big), std::invalid_argument);
+  AdaptiveConfig far;
+  EXPECT_TRUE(set_knob(far, "max_lag_ms", 1e17));
+  EXPECT_THROW(validate(far), std::invalid_argument);
 }

@@ -23,6 +23,8 @@
 #include <string_view>
 #include <vector>
 
+#include "pacer/adaptive_config.hpp"
+#include "pacer/decimal.hpp"
 #include "pacer/exports.hpp"
 #include "pacer/log_reader.hpp"
 #include "pacer/log_writer.hpp"
@@ -59,6 +61,9 @@ struct Options {
   bool timeline = false, quiet = false;
   std::string log;
   pacer::PolicyConfig config;
+  /// --adaptive NAME=VALUE: fields of the adaptive policies' config (pacer::set_knob), set
+  /// after the display has fitted the config.
+  std::vector<std::pair<std::string, double>> knobs;
 };
 
 /// Frames at most: the simulator keeps a record per frame (about 250 bytes) in memory.
@@ -183,7 +188,23 @@ int parse(int argc, char** argv, Options& o) {
   app.add_option("--log", o.log, "write the native pacing log (CSV; with --compare: FILE.<policy>.csv)")
       ->type_name("FILE")->check(fpcli::file_name());
   app.add_flag("--quiet", o.quiet, "no summary");
+  std::vector<std::string> knobs;
+  app.add_option("--adaptive", knobs,
+                 "set a field of the adaptive policies' config for this run, repeatable (NAME=VALUE; a duration as "
+                 "NAME_ms in ms, e.g. max_lag_ms=500; the names: pacer::set_knob, pacer/adaptive_config.hpp)")
+      ->type_name("NAME=VALUE");
   if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
+  for (const auto& k : knobs) {
+    const auto eq = k.find('=');
+    // A decimal number, checked as every flag's (finite, no hex, no trailing text).
+    if (eq == std::string::npos || !fpcli::check_real(k.substr(eq + 1), -1e18, 1e18).empty())
+      return fpcli::usage_error("pacer-sim", "--adaptive: '" + fpcli::printable(k) + "' is not NAME=NUMBER (a decimal number)");
+    const double value = pacer::parse_decimal(k.substr(eq + 1)).value_or(0);  // checked just above
+    pacer::AdaptiveConfig probe;
+    if (!pacer::set_knob(probe, k.substr(0, eq), value))
+      return fpcli::usage_error("pacer-sim", "--adaptive: '" + fpcli::printable(k) + "' is not a known NAME=NUMBER");
+    o.knobs.emplace_back(k.substr(0, eq), value);
+  }
   o.frames_given = frames->count() > 0;
   // Two flags for one thing: one of them would be ignored without a word.
   const auto given = [&app](const char* flag) { return app.get_option(flag)->count() > 0; };
@@ -327,6 +348,15 @@ void finish(Options& o) {
   if (o.min_interval_given && o.display.mode != pacer::PresentMode::vrr) o.config.adaptive.min_interval = asked_min;
   if (o.config.adaptive.min_interval > o.config.adaptive.max_interval)
     throw UsageError{"--min-interval-ms must not exceed --max-interval-ms"};
+  // --adaptive: after the display's fit, so a knob wins over what the display implies.
+  if (!o.knobs.empty()) {
+    for (const auto& [name, value] : o.knobs) pacer::set_knob(o.config.adaptive, name, value);
+    try {
+      pacer::validate(o.config.adaptive);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError{std::string{"--adaptive: "} + e.what()};
+    }
+  }
   // Each flag has its range; their product must fit too: virtual time is int64 nanoseconds.
   // A frame costs at most its render, its capped updates and a wait of the longest interval
   // (a load profile or trace value is at most 10000 ms, x the trace scale).

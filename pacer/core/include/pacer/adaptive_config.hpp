@@ -5,9 +5,11 @@
 //   pacer::AdaptiveConfig cfg;          // the defaults are the tuned ones (docs/results.md)
 //   cfg.refresh_period = 6'944'444ns;   // a 144 Hz FIFO swapchain (pacer::fit_to_display)
 //   pacer::validate(cfg);               // std::invalid_argument naming a field it refuses
+//   pacer::set_knob(cfg, "max_lag_ms", 500);  // a field by name, as the tools' --adaptive NAME=VALUE
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "pacer/time.hpp"
 
@@ -784,5 +786,16 @@ struct AdaptiveConfig {
 /// The initial interval only has to be > 0: it is clamped to [min_interval, max_interval]
 /// (fit_to_display raises min_interval to a slow VRR panel's period).
 void validate(const AdaptiveConfig& config);
+
+/// Sets the field of `config` named `name` to `value`, as `bench/compare` and `pacer-sim`
+/// take `--adaptive NAME=VALUE`: a numeric field by its name (an integer field takes the
+/// value truncated), a boolean field true for any value but 0, a duration field by its name
+/// with `_ms` appended and the value in milliseconds (`max_lag_ms`). Every field but the
+/// display's own (refresh_period, vrr_max_period, vblank_phase, vblank_latch,
+/// queued_presents: fit_to_display sets them). `min_interval_ms` only raises min_interval
+/// (the display's fastest refresh stays a bound). Returns false, changing nothing, for a
+/// name it does not take or a value that is not finite; the value is not checked against
+/// the field's range here: validate() checks the config it makes.
+bool set_knob(AdaptiveConfig& config, std::string_view name, double value);
 
 }  // namespace pacer
