@@ -1501,3 +1501,26 @@ TEST(StateMachine, AFieldIsSetByItsNameAsTheToolsTakeIt) {
   EXPECT_TRUE(set_knob(far, "max_lag_ms", 1e17));
   EXPECT_THROW(validate(far), std::invalid_argument);
 }
+
+TEST(StateMachine, AFreeDisplaysShrinkSmallerThanMinShrinkStepIsNotMade) {
+  // Immediate (no grid: a shrink goes to the need, not a period at a time), whole intervals
+  // only (mixed_cadence_loss 0), from 40 ms with 10 ms renders: the shrink goes to the
+  // 60 Hz cap at once, 23.3 ms shorter. With min_shrink_step over that it is not worth making.
+  const std::vector<Nanos> load(300, 10_ms);
+  const auto interval_after = [&load](Nanos step) {
+    SimOptions opt;
+    opt.display = *parse_display("immediate");
+    PolicyConfig cfg;
+    cfg.adaptive.initial_interval = 40_ms;
+    fit_to_display(cfg, opt.display);
+    cfg.adaptive.mixed_cadence_loss = 0;
+    cfg.adaptive.min_shrink_step = step;
+    AdaptivePolicy p{cfg.adaptive, step_5()};
+    const Traced t = run(p, opt, load);
+    EXPECT_EQ(t.saw(T::shrink), step < 20_ms);
+    return p.interval();
+  };
+  EXPECT_EQ(AdaptiveConfig{}.min_shrink_step, 50_us);
+  EXPECT_EQ(interval_after(AdaptiveConfig{}.min_shrink_step), Nanos{16'666'667});
+  EXPECT_EQ(interval_after(30_ms), 40_ms);
+}
