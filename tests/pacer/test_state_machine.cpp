@@ -1524,3 +1524,25 @@ TEST(StateMachine, AFreeDisplaysShrinkSmallerThanMinShrinkStepIsNotMade) {
   EXPECT_EQ(interval_after(AdaptiveConfig{}.min_shrink_step), Nanos{16'666'667});
   EXPECT_EQ(interval_after(30_ms), 40_ms);
 }
+
+TEST(StateMachine, TheGridStartsAtVblankPhaseAndLocksToTheFirstDisplaySeen) {
+  // A refresh period in the config (100 Hz) and vblank_phase: the grid is vblank_phase +
+  // k x period until the first observed display time replaces the phase (a display whose
+  // vblanks are at whole periods: every plan then lands on one).
+  for (const Nanos phase : {0_ms, 3_ms}) {
+    AdaptiveConfig cfg = config_for(fifo_100());
+    cfg.vblank_phase = phase;
+    AdaptivePolicy p{cfg, step_5()};
+    (void)p.begin_frame(0_ms);
+    EXPECT_EQ(p.grid().anchor(), phase) << "the phase given, until a display is observed";
+  }
+  // The simulated display's vblanks are at whole periods: once seen, the plans are there.
+  AdaptiveConfig cfg = config_for(fifo_100());
+  cfg.vblank_phase = 3_ms;
+  AdaptivePolicy p{cfg, step_5()};
+  const Traced t = run(p, fifo_100(), costs_of(60, 3_ms));
+  for (std::size_t i = 10; i < t.run.records.size(); ++i) {
+    EXPECT_EQ(*t.run.records[i].display % period, 0_ms) << i;
+    EXPECT_EQ(t.run.records[i].animation_time, *t.run.records[i].display) << i;
+  }
+}
