@@ -570,19 +570,14 @@ int main(int argc, char** argv) {
     app.add_option("--other-seeds", other_seeds, "rerun the suite with seeds 1..N (default 0: none)")
         ->type_name("N")->transform(fpcli::whole(0, 1000));
     std::vector<std::string> knobs;
-    app.add_option("--adaptive", knobs, "tuning: set an AdaptiveConfig field for this run (NAME=VALUE, times in ms)")
-        ->type_name("NAME=VALUE");
+    fpcli::add_adaptive_flag(app, knobs);
     if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
     pacer::AdaptiveConfig probe;  // the knobs together, checked as the policy will check them
     for (const auto& k : knobs) {
-      const auto eq = k.find('=');
-      // A decimal number, checked as every flag's (finite, no hex, no trailing text).
-      if (eq == std::string::npos || !fpcli::check_real(k.substr(eq + 1), -1e18, 1e18).empty())
-        return usage("--adaptive: '" + k + "' is not NAME=NUMBER (a decimal number)");
-      const double value = pacer::parse_decimal(k.substr(eq + 1)).value_or(0);  // checked just above
-      if (!pacer::set_knob(probe, k.substr(0, eq), value))
-        return usage("--adaptive: '" + k + "' is not a known NAME=NUMBER");
-      g_knobs.emplace_back(k.substr(0, eq), value);
+      std::pair<std::string, double> knob;
+      if (const std::string why = fpcli::parse_knob(k, knob); !why.empty()) return usage("--adaptive: " + why);
+      pacer::set_knob(probe, knob.first, knob.second);
+      g_knobs.push_back(knob);
       knobs_given += ' ' + k;  // as given, for the page's command
     }
     try {

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <limits>
+#include <stdexcept>
 
 #include "engine/cli.hpp"
 
@@ -109,6 +110,7 @@ void Cli::add_common(Options& o) {
     o.pacing.capped_interval = o.pacing.adaptive.initial_interval;
   });
   fpcli::add_pacing_flags(app, o.pacing);
+  fpcli::add_adaptive_flag(app, o.adaptive);
 }
 
 std::string Cli::usage() const { return impl_->app.help(); }
@@ -131,6 +133,21 @@ int Cli::parse(int argc, char** argv, Options& out) {
       if (!files[i].second->empty() && *files[i].second == *files[j].second)
         return fpcli::usage_error(program_, std::string(files[j].first) + ": '" + fpcli::printable(*files[j].second) +
                                                 "' is also the " + files[i].first + " file");
+  // --adaptive: each a known NAME=NUMBER, together a config the policy takes (the display's
+  // fit, later, only raises the frame-rate cap and lowers the queue depth).
+  if (!out.adaptive.empty()) {
+    pacer::AdaptiveConfig probe = out.pacing.adaptive;
+    for (const auto& k : out.adaptive) {
+      std::pair<std::string, double> knob;
+      if (const std::string why = fpcli::parse_knob(k, knob); !why.empty()) return fpcli::usage_error(program_, "--adaptive: " + why);
+      pacer::set_knob(probe, knob.first, knob.second);
+    }
+    try {
+      pacer::validate(probe);
+    } catch (const std::invalid_argument& e) {
+      return fpcli::usage_error(program_, std::string{"--adaptive: "} + e.what());
+    }
+  }
   // A refresh rate is 0 (off) or one a monitor can have.
   if (out.refresh_hz > 0 && out.refresh_hz < 1)
     return fpcli::usage_error(program_, "--refresh-hz: " + fpcli::num_text(out.refresh_hz) +

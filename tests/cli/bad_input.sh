@@ -333,6 +333,8 @@ t 2 $B "--duration: -1 is out of range" --headless --duration -1
 t 2 $B "--refresh-hz: 1e9 is out of range [0, 1000]" --headless --refresh-hz 1e9
 t 2 $B "--refresh-hz: 0.0001 is not a refresh rate (0: off, or 1 to 1000)" --headless --frames 3 --refresh-hz 0.0001
 t 2 $B "--pipeline-frames: 0 is out of range [1, 8]" --headless --pipeline-frames 0
+t 2 $B "--adaptive: 'bogus=1' is not a known NAME=NUMBER" --headless --adaptive bogus=1
+t 2 $B "--adaptive: AdaptiveConfig::misses_to_widen" --headless --adaptive miss_window=3 --adaptive misses_to_widen=4
 t 2 $B "--gpu: 65 is out of range [0, 64]" --headless --gpu 65
 t 2 $B "phase length 1e308s is out of range (0, 1000000] seconds" --headless --frames 3 --render-load 'seq:1e308s*constant:1;constant:2'
 t 2 $B "trace '/dev/zero': not a regular file" --headless --frames 3 --render-load trace:/dev/zero

@@ -113,3 +113,23 @@ TEST(Options, HelpAndVersionExitZeroOnStdout) {
   EXPECT_EQ(parse({"--version"}, o2), 0);
   EXPECT_EQ(testing::internal::GetCapturedStdout().rfind("sample ", 0), 0u);
 }
+
+TEST(Options, AdaptiveKnobsAreKeptAsGivenAndCheckedTogether) {
+  engine::Options o;
+  EXPECT_EQ(parse({"--adaptive", "max_pushes=1", "--adaptive", "max_lag_ms=500"}, o), -1);
+  EXPECT_EQ(o.adaptive, (std::vector<std::string>{"max_pushes=1", "max_lag_ms=500"}));
+  EXPECT_EQ(o.pacing.adaptive.max_pushes, pacer::AdaptiveConfig{}.max_pushes) << "set after the display's fit, not here";
+  for (const auto& [args, want] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--adaptive", "bogus=1"}, "--adaptive: 'bogus=1' is not a known NAME=NUMBER"},
+           {{"--adaptive", "max_pushes"}, "--adaptive: 'max_pushes' is not NAME=NUMBER"},
+           {{"--adaptive", "catch_up_pile=2"}, "--adaptive: AdaptiveConfig::catch_up_pile must be in (0, 1), got 2"},
+           // Each alone would pass; together misses_to_widen is over miss_window.
+           {{"--adaptive", "miss_window=3", "--adaptive", "misses_to_widen=4"}, "AdaptiveConfig::misses_to_widen"}}) {
+    engine::Options bad;
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(parse(args, bad), 2);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find(want), std::string::npos) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  }
+}

@@ -352,6 +352,20 @@ TEST(LoadSweep, WritesTheNativeLogTheTraceAndTheSidecar) {
   EXPECT_NE(sidecar.find("\"summary\": {"), std::string::npos);
 }
 
+TEST(LoadSweep, AdaptiveKnobsAreKeptInTheSidecarForAReplay) {
+  // --adaptive NAME=VALUE reaches the run's sidecar as given (pacer-sim --replay reads it
+  // back: ctest pacer_sim_replay_reads_the_adaptive_knobs); a run without any keeps "".
+  const std::string cmd = std::string{FP_LOAD_SWEEP} +
+                          " --headless --frames 5 --size 160x90 --quiet --log knobs.csv --adaptive max_pushes=0 "
+                          "--adaptive max_lag_ms=500 2>&1";
+  ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0);
+  const std::string sidecar = slurp("knobs.meta.json");
+  EXPECT_NE(sidecar.find("\"adaptive\": \"max_pushes=0 max_lag_ms=500\""), std::string::npos) << sidecar;
+  const std::string plain = std::string{FP_LOAD_SWEEP} + " --headless --frames 5 --size 160x90 --quiet --log plain.csv 2>&1";
+  ASSERT_EQ(WEXITSTATUS(std::system(plain.c_str())), 0);
+  EXPECT_NE(slurp("plain.meta.json").find("\"adaptive\": \"\""), std::string::npos);
+}
+
 TEST(LoadSweep, OffscreenIsShownWhenPresented) {
   // Headless with no refresh rate: the pacer is told the display is offscreen (as the
   // simulator's --display offscreen), not a FIFO of unknown rate, and each frame is shown

@@ -23,8 +23,6 @@
 #include <string_view>
 #include <vector>
 
-#include "pacer/adaptive_config.hpp"
-#include "pacer/decimal.hpp"
 #include "pacer/exports.hpp"
 #include "pacer/log_reader.hpp"
 #include "pacer/log_writer.hpp"
@@ -189,21 +187,12 @@ int parse(int argc, char** argv, Options& o) {
       ->type_name("FILE")->check(fpcli::file_name());
   app.add_flag("--quiet", o.quiet, "no summary");
   std::vector<std::string> knobs;
-  app.add_option("--adaptive", knobs,
-                 "set a field of the adaptive policies' config for this run, repeatable (NAME=VALUE; a duration as "
-                 "NAME_ms in ms, e.g. max_lag_ms=500; the names: pacer::set_knob, pacer/adaptive_config.hpp)")
-      ->type_name("NAME=VALUE");
+  fpcli::add_adaptive_flag(app, knobs);
   if (const int code = fpcli::parse(app, argc, argv); code >= 0) return code;
   for (const auto& k : knobs) {
-    const auto eq = k.find('=');
-    // A decimal number, checked as every flag's (finite, no hex, no trailing text).
-    if (eq == std::string::npos || !fpcli::check_real(k.substr(eq + 1), -1e18, 1e18).empty())
-      return fpcli::usage_error("pacer-sim", "--adaptive: '" + fpcli::printable(k) + "' is not NAME=NUMBER (a decimal number)");
-    const double value = pacer::parse_decimal(k.substr(eq + 1)).value_or(0);  // checked just above
-    pacer::AdaptiveConfig probe;
-    if (!pacer::set_knob(probe, k.substr(0, eq), value))
-      return fpcli::usage_error("pacer-sim", "--adaptive: '" + fpcli::printable(k) + "' is not a known NAME=NUMBER");
-    o.knobs.emplace_back(k.substr(0, eq), value);
+    std::pair<std::string, double> knob;
+    if (const std::string why = fpcli::parse_knob(k, knob); !why.empty()) return fpcli::usage_error("pacer-sim", "--adaptive: " + why);
+    o.knobs.push_back(knob);
   }
   o.frames_given = frames->count() > 0;
   // Two flags for one thing: one of them would be ignored without a word.
@@ -325,6 +314,19 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
     o.config.adaptive.shrink = false;
   if (const auto v = pacer::run_metadata_value(json, "even_cadence"); v && !given("--even-cadence") && flag("even_cadence", *v))
     o.config.adaptive.mixed_cadence_loss = 1;
+  // The run's --adaptive NAME=VALUE settings, space-separated (none: "").
+  if (const auto v = pacer::run_metadata_value(json, "adaptive"); v && !given("--adaptive")) {
+    std::size_t begin = 0;
+    while (begin < v->size()) {
+      const std::size_t end = std::min(v->find(' ', begin), v->size());
+      if (end > begin) {
+        std::pair<std::string, double> knob;
+        if (!fpcli::parse_knob(v->substr(begin, end - begin), knob).empty()) throw bad("adaptive", *v);
+        o.knobs.push_back(knob);
+      }
+      begin = end + 1;
+    }
+  }
   o.sidecar = path;
 }
 

@@ -30,6 +30,8 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 namespace fpcli {
 
@@ -185,6 +187,30 @@ inline void add_pacing_flags(CLI::App& app, pacer::PolicyConfig& cfg) {
       ->type_name("N")->transform(whole(1, 8));
   app.add_flag_callback("--even-cadence", [&cfg] { cfg.adaptive.mixed_cadence_loss = 1; },
                         "adaptive: whole refresh periods always, never the mixed cadence");
+}
+
+/// --adaptive NAME=VALUE, repeatable: a field of the adaptive policies' config by name
+/// (pacer::set_knob; a duration as NAME_ms in ms). The texts land in `texts`; each program
+/// checks them with parse_knob after parsing and applies them where its config is fitted.
+inline void add_adaptive_flag(CLI::App& app, std::vector<std::string>& texts) {
+  app.add_option("--adaptive", texts,
+                 "adaptive: set a field of its config for this run, repeatable (NAME=VALUE; a duration as NAME_ms "
+                 "in ms, e.g. max_lag_ms=500; the names: pacer::set_knob in pacer/adaptive_config.hpp)")
+      ->type_name("NAME=VALUE");
+}
+
+/// One --adaptive NAME=VALUE: "" with `out` set, or why it is not one ("'x' is not
+/// NAME=NUMBER (a decimal number)", "'x' is not a known NAME=NUMBER").
+inline std::string parse_knob(const std::string& text, std::pair<std::string, double>& out) {
+  const auto eq = text.find('=');
+  // A decimal number, checked as every flag's (finite, no hex, no trailing text).
+  if (eq == std::string::npos || !check_real(text.substr(eq + 1), -1e18, 1e18).empty())
+    return "'" + printable(text) + "' is not NAME=NUMBER (a decimal number)";
+  const double value = pacer::parse_decimal(text.substr(eq + 1)).value_or(0);  // checked just above
+  pacer::AdaptiveConfig probe;
+  if (!pacer::set_knob(probe, text.substr(0, eq), value)) return "'" + printable(text) + "' is not a known NAME=NUMBER";
+  out = {text.substr(0, eq), value};
+  return {};
 }
 
 /// Prints "PROGRAM: WHY" (one line) on stderr; returns 2.

@@ -51,6 +51,10 @@ struct Options {
   /// reported at a frame, renderer/README.md); no flag sets it: the samples read FP_FAULT.
   std::string renderer_fault;
   pacer::PolicyConfig pacing;       ///< --step-ms, --interval-ms, --max-steps, --debt, --no-shrink, --pipeline-frames, --even-cadence
+  /// --adaptive NAME=VALUE, repeatable: fields of the adaptive policies' config by name
+  /// (pacer::set_knob; a duration as NAME_ms in ms), set after the config is fitted to the
+  /// display, in this order; the run's sidecar keeps them (key "adaptive") for a replay.
+  std::vector<std::string> adaptive;
 };
 
 /// The samples' flag table (CLI11 underneath, engine/cli.hpp's conventions): the flags a
