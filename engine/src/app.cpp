@@ -255,15 +255,10 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
   const StopSignals signals;  // SIGINT / SIGTERM end the run at the next frame boundary
   try {
     // --adaptive NAME=VALUE: each checked here too (a program may fill Options itself).
-    std::vector<std::pair<std::string, double>> knobs;
     std::string adaptive_text;
     for (const auto& k : o.adaptive) {
-      const auto eq = k.find('=');
-      const auto value = eq == std::string::npos ? std::nullopt : pacer::parse_decimal(k.substr(eq + 1));
       pacer::AdaptiveConfig probe;
-      if (!value || !pacer::set_knob(probe, k.substr(0, eq), *value))
-        throw std::invalid_argument{"--adaptive: '" + k + "' is not a known NAME=NUMBER"};
-      knobs.emplace_back(k.substr(0, eq), *value);
+      if (!pacer::set_knob(probe, k)) throw std::invalid_argument{"--adaptive: '" + k + "' is not a known NAME=NUMBER"};
       adaptive_text += (adaptive_text.empty() ? "" : " ") + k;
     }
     pacer::RunInfo info;
@@ -347,7 +342,7 @@ int run_app(const Options& o, Scene& scene, std::string_view app_name) {
     else if (gpu->headless()) display.mode = pacer::PresentMode::offscreen;
     display.images = static_cast<int>(gpu->image_count());
     pacer::fit_to_display(pacing, display);
-    for (const auto& [name, value] : knobs) pacer::set_knob(pacing.adaptive, name, value);  // after the fit, as pacer-sim
+    for (const auto& k : o.adaptive) pacer::set_knob(pacing.adaptive, k);  // after the fit, as pacer-sim
     // Immediate with no refresh rate, and offscreen: the pacer learns the display from the presents.
     target.report_shown_when_presented((display.mode == pacer::PresentMode::immediate && refresh_hz <= 0) ||
                                        display.mode == pacer::PresentMode::offscreen);

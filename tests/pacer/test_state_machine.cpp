@@ -1493,6 +1493,13 @@ TEST(StateMachine, AFieldIsSetByItsNameAsTheToolsTakeIt) {
   EXPECT_FALSE(set_knob(c, "catch_up", std::nan("")));
   EXPECT_EQ(c.max_lag, before.max_lag);
   EXPECT_EQ(c.catch_up, before.catch_up);
+  // As the tools take it, "NAME=VALUE" with a plain decimal number.
+  AdaptiveConfig text;
+  EXPECT_TRUE(set_knob(text, "max_lag_ms=250.5"));
+  EXPECT_EQ(text.max_lag, Nanos{250'500'000});
+  for (const char* bad : {"max_lag_ms", "max_lag_ms=", "max_lag_ms=0x10", "max_lag_ms= 5", "=5", "bogus=1"})
+    EXPECT_FALSE(set_knob(text, std::string_view{bad})) << bad;
+  EXPECT_EQ(text.max_lag, Nanos{250'500'000});
   // Out of its type's range: clamped (no undefined cast), then refused by validate().
   AdaptiveConfig big;
   EXPECT_TRUE(set_knob(big, "miss_window", 1e18));
@@ -1508,17 +1515,15 @@ TEST(StateMachine, AFreeDisplaysShrinkSmallerThanMinShrinkStepIsNotMade) {
   // 60 Hz cap at once, 23.3 ms shorter. With min_shrink_step over that it is not worth making.
   const std::vector<Nanos> load(300, 10_ms);
   const auto interval_after = [&load](Nanos step) {
-    SimOptions opt;
-    opt.display = *parse_display("immediate");
-    PolicyConfig cfg;
-    cfg.adaptive.initial_interval = 40_ms;
-    fit_to_display(cfg, opt.display);
-    cfg.adaptive.mixed_cadence_loss = 0;
-    cfg.adaptive.min_shrink_step = step;
-    AdaptivePolicy p{cfg.adaptive, step_5()};
-    const Traced t = run(p, opt, load);
+    const Traced t = run_immediate(
+        [step](AdaptiveConfig& c) {
+          c.initial_interval = 40_ms;
+          c.mixed_cadence_loss = 0;
+          c.min_shrink_step = step;
+        },
+        load);
     EXPECT_EQ(t.saw(T::shrink), step < 20_ms);
-    return p.interval();
+    return t.intervals.back();
   };
   EXPECT_EQ(AdaptiveConfig{}.min_shrink_step, 50_us);
   EXPECT_EQ(interval_after(AdaptiveConfig{}.min_shrink_step), Nanos{16'666'667});

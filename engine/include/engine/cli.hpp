@@ -206,10 +206,9 @@ inline std::string parse_knob(const std::string& text, std::pair<std::string, do
   // A decimal number, checked as every flag's (finite, no hex, no trailing text).
   if (eq == std::string::npos || !check_real(text.substr(eq + 1), -1e18, 1e18).empty())
     return "'" + printable(text) + "' is not NAME=NUMBER (a decimal number)";
-  const double value = pacer::parse_decimal(text.substr(eq + 1)).value_or(0);  // checked just above
   pacer::AdaptiveConfig probe;
-  if (!pacer::set_knob(probe, text.substr(0, eq), value)) return "'" + printable(text) + "' is not a known NAME=NUMBER";
-  out = {text.substr(0, eq), value};
+  if (!pacer::set_knob(probe, text)) return "'" + printable(text) + "' is not a known NAME=NUMBER";
+  out = {text.substr(0, eq), pacer::parse_decimal(text.substr(eq + 1)).value_or(0)};  // checked just above
   return {};
 }
 

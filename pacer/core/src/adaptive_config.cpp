@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
+#include "pacer/decimal.hpp"
 #include "pacer/pacer.hpp"
 
 namespace pacer {
@@ -251,6 +253,13 @@ bool set_knob(AdaptiveConfig& c, std::string_view name, double v) {
   else if (name == "push_gap_window") c.push_gap_window = i32();
   else return false;
   return true;
+}
+
+bool set_knob(AdaptiveConfig& c, std::string_view setting) {
+  const auto eq = setting.find('=');
+  if (eq == std::string_view::npos) return false;
+  const std::optional<double> value = parse_decimal(setting.substr(eq + 1));
+  return value && set_knob(c, setting.substr(0, eq), *value);
 }
 
 }  // namespace pacer

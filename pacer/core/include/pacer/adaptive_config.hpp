@@ -797,5 +797,8 @@ void validate(const AdaptiveConfig& config);
 /// name it does not take or a value that is not finite; the value is not checked against
 /// the field's range here: validate() checks the config it makes.
 bool set_knob(AdaptiveConfig& config, std::string_view name, double value);
+/// The same for a setting as the tools take it, "NAME=VALUE" (VALUE a plain decimal number:
+/// pacer::parse_decimal). False, changing nothing, for a text it does not take.
+bool set_knob(AdaptiveConfig& config, std::string_view setting);
 
 }  // namespace pacer
