@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pacer/exports.hpp"
@@ -75,6 +76,18 @@ constexpr double kMaxVirtualMs = 100.0 * 365.25 * 24 * 3600 * 1000;
 void finish(Options& o);
 void from_sidecar(Options& o, const std::function<bool(const char*)>& given);
 
+/// The non-empty pieces of `list` between `sep`s ("a,,b" -> a, b).
+std::vector<std::string> split_list(const std::string& list, char sep) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= list.size()) {
+    const std::size_t end = std::min(list.find(sep, begin), list.size());
+    if (end > begin) out.push_back(list.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
 /// The log `policy`'s run writes: --log, or with --compare FILE.<policy>.csv ("" without --log).
 std::string log_path(const Options& o, const std::string& policy) {
   if (o.log.empty()) return "";
@@ -94,29 +107,17 @@ int parse(int argc, char** argv, Options& o) {
   app.add_option_function<std::string>(
          "--compare",
          [&o](const std::string& list) {
-           std::size_t begin = 0;
-           while (begin <= list.size()) {
-             const std::size_t comma = std::min(list.find(',', begin), list.size());
-             if (comma > begin) o.compare.emplace_back(list.substr(begin, comma - begin));
-             begin = comma + 1;
-           }
+           for (auto& name : split_list(list, ',')) o.compare.push_back(std::move(name));
          },
          "run several policies on the same workload and display; print a table")
       ->type_name("P1,P2,...")
       ->check(CLI::Validator(
           [policies](std::string& list) -> std::string {
-            std::size_t begin = 0, n = 0;
-            while (begin <= list.size()) {
-              const std::size_t comma = std::min(list.find(',', begin), list.size());
-              const std::string name = list.substr(begin, comma - begin);
-              if (!name.empty()) {
-                ++n;
-                if (std::find(policies.begin(), policies.end(), name) == policies.end())
-                  return "unknown policy '" + fpcli::printable(name) + "'";
-              }
-              begin = comma + 1;
-            }
-            return n == 0 ? "needs at least one policy" : "";
+            const std::vector<std::string> names = split_list(list, ',');
+            for (const auto& name : names)
+              if (std::find(policies.begin(), policies.end(), name) == policies.end())
+                return "unknown policy '" + fpcli::printable(name) + "'";
+            return names.empty() ? "needs at least one policy" : "";
           },
           ""));
   app.add_option_function<std::string>(
@@ -316,15 +317,10 @@ void from_sidecar(Options& o, const std::function<bool(const char*)>& given) {
     o.config.adaptive.mixed_cadence_loss = 1;
   // The run's --adaptive NAME=VALUE settings, space-separated (none: "").
   if (const auto v = pacer::run_metadata_value(json, "adaptive"); v && !given("--adaptive")) {
-    std::size_t begin = 0;
-    while (begin < v->size()) {
-      const std::size_t end = std::min(v->find(' ', begin), v->size());
-      if (end > begin) {
-        std::pair<std::string, double> knob;
-        if (!fpcli::parse_knob(v->substr(begin, end - begin), knob).empty()) throw bad("adaptive", *v);
-        o.knobs.push_back(knob);
-      }
-      begin = end + 1;
+    for (const auto& text : split_list(*v, ' ')) {
+      std::pair<std::string, double> knob;
+      if (!fpcli::parse_knob(text, knob).empty()) throw bad("adaptive", *v);
+      o.knobs.push_back(knob);
     }
   }
   o.sidecar = path;
